@@ -1,0 +1,118 @@
+//! One page through the pipeline: decode → tag tree → block weights → page type → topic
+//! content → DocView → fingerprints. Pure and thread-safe: pages are processed in parallel.
+
+use std::collections::HashSet;
+
+use crate::clean::{CleanerKind, block_weights, clean_page, term_frequencies};
+use crate::config::Config;
+use crate::decode::decode;
+use crate::docview::{DocView, IntegrationInput, integrate};
+use crate::input::{RawPage, SkipReason, Skipped};
+use crate::replicas::{PageFingerprints, exact_fingerprint, keyword_fingerprint, to_hex};
+use crate::tagtree::{BlockType, TagTree, build_tag_tree};
+use crate::text::StopWords;
+
+/// What every page of a build shares.
+pub struct PageContext<'a> {
+    pub config: &'a Config,
+    pub stop_words: &'a StopWords,
+    pub weighty_tags: HashSet<String>,
+    pub cleaner: CleanerKind,
+}
+
+impl<'a> PageContext<'a> {
+    pub fn new(config: &'a Config, stop_words: &'a StopWords) -> PageContext<'a> {
+        PageContext {
+            config,
+            stop_words,
+            weighty_tags: config.block_weight.forces.keys().cloned().collect(),
+            // Validated with the config.
+            cleaner: CleanerKind::from_name(&config.cleaning.cleaner).unwrap_or(CleanerKind::DocView),
+        }
+    }
+
+    /// Decodes a page and builds its tag tree.
+    pub fn tag_tree(&self, raw: &RawPage) -> (TagTree, &'static encoding_rs::Encoding) {
+        let decoded = decode(&raw.bytes, raw.http_charset.as_deref(), &raw.url);
+        (build_tag_tree(&decoded.text, &self.config.tag_tree, &self.weighty_tags), decoded.encoding)
+    }
+}
+
+/// A page ready for replica checks and indexing.
+#[derive(Debug)]
+pub struct ProcessedPage {
+    pub origin: String,
+    pub bytes: usize,
+    pub record: DocView,
+    /// The visible text of the raw page, for the full-text index.
+    pub visible_text: String,
+    pub fingerprints: PageFingerprints,
+    /// Containers nested too deep were flattened (a warning, not an error).
+    pub depth_capped: bool,
+}
+
+/// Runs one page through every per-page stage.
+pub fn process_page(raw: RawPage, ctx: &PageContext<'_>) -> Result<ProcessedPage, Skipped> {
+    let (tree, encoding) = ctx.tag_tree(&raw);
+    let config = ctx.config;
+    let weights = block_weights(&tree, &config.block_weight);
+    let content = clean_page(&tree, &weights, ctx.cleaner, config);
+    if content.page_type == BlockType::Empty {
+        return Err(Skipped {
+            origin: raw.origin,
+            reason: SkipReason::Empty,
+            detail: "no visible text or images".into(),
+        });
+    }
+    let input = IntegrationInput {
+        url: &raw.url,
+        tree: &tree,
+        content: &content,
+        weights: &weights,
+        stop_words: ctx.stop_words,
+    };
+    let mut record = integrate(&input, &config.docview).record;
+    let fingerprints = if config.replicas.detector == "off" {
+        PageFingerprints::default()
+    } else {
+        page_fingerprints(&tree, &content.nodes, &record, ctx)
+    };
+    record.fingerprint = fingerprints.near.as_ref().map(to_hex);
+    record.charset = encoding.name().to_string();
+    Ok(ProcessedPage {
+        origin: raw.origin,
+        bytes: raw.bytes.len(),
+        visible_text: tree.visible_text(),
+        depth_capped: tree.depth_capped,
+        record,
+        fingerprints,
+    })
+}
+
+/// The replica fingerprints of a cleaned page (§5).
+///
+/// Exact copies: MD5 of the title and the cleaned text. The title is part of it because a
+/// copy of a page carries its title, while two different pages of one template whose
+/// cleaned text is only template (headline-only stubs, link pages) must not collide.
+///
+/// Near replicas: the keyword fingerprint over the topic content, for topic pages only. The
+/// paper defines and measures it on pages with topic content (§7.2); the "content" of a hub
+/// or image page is links or pictures whose words are mostly the site's own, so a keyword
+/// fingerprint there groups unrelated pages of one site.
+fn page_fingerprints(tree: &TagTree, nodes: &[usize], record: &DocView, ctx: &PageContext<'_>) -> PageFingerprints {
+    let replicas = &ctx.config.replicas;
+    let exact = exact_fingerprint(&record.topic_content)
+        .and_then(|_| exact_fingerprint(&format!("{}\n{}", record.title, record.topic_content)));
+    let near = (record.page_type == BlockType::Topic)
+        .then(|| {
+            keyword_fingerprint(&term_frequencies(tree, nodes, ctx.stop_words), replicas.percentage, replicas.interval)
+        })
+        .flatten();
+    PageFingerprints { exact, near }
+}
+
+/// The distinct terms of a page's visible text (a document of the stop-word sample).
+pub fn distinct_terms(raw: &RawPage, ctx: &PageContext<'_>) -> HashSet<String> {
+    let (tree, _) = ctx.tag_tree(raw);
+    tree.nodes.into_iter().flat_map(|n| n.terms).collect()
+}

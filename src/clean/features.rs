@@ -1,0 +1,104 @@
+//! The feature vector of Formula 2: w_i = Σ_j BWeight_j · BTf_ij, L2-normalised, over the
+//! content blocks of a page or of its topic content, after stop-word removal (§3.2).
+
+use std::collections::HashMap;
+
+use super::BlockWeights;
+use crate::tagtree::{NodeId, TagTree};
+use crate::text::StopWords;
+
+/// A normalised feature vector.
+#[derive(Debug, Clone, Default, PartialEq)]
+pub struct FeatureVector {
+    weights: HashMap<String, f64>,
+}
+
+impl FeatureVector {
+    /// Builds a vector from raw (unnormalised) weights.
+    pub fn from_raw(raw: HashMap<String, f64>) -> FeatureVector {
+        let norm = raw.values().map(|w| w * w).sum::<f64>().sqrt();
+        let weights = if norm > 0.0 { raw.into_iter().map(|(t, w)| (t, w / norm)).collect() } else { HashMap::new() };
+        FeatureVector { weights }
+    }
+
+    pub fn is_empty(&self) -> bool {
+        self.weights.is_empty()
+    }
+
+    pub fn len(&self) -> usize {
+        self.weights.len()
+    }
+
+    pub fn weight(&self, term: &str) -> f64 {
+        self.weights.get(term).copied().unwrap_or(0.0)
+    }
+
+    /// The `n` heaviest features, heaviest first; ties in alphabetical order, so the result
+    /// is deterministic.
+    pub fn top(&self, n: usize) -> Vec<(&str, f64)> {
+        let mut all: Vec<(&str, f64)> = self.weights.iter().map(|(t, &w)| (t.as_str(), w)).collect();
+        all.sort_by(|a, b| b.1.total_cmp(&a.1).then_with(|| a.0.cmp(b.0)));
+        all.truncate(n);
+        all
+    }
+
+    /// Cosine similarity (Formula 3); both vectors are unit length.
+    pub fn cosine(&self, other: &FeatureVector) -> f64 {
+        let (small, large) = if self.len() <= other.len() { (self, other) } else { (other, self) };
+        small.weights.iter().map(|(t, w)| w * large.weight(t)).sum()
+    }
+}
+
+/// Formula 2 over `nodes` (each node's own terms form its block).
+pub fn feature_vector(tree: &TagTree, nodes: &[NodeId], weights: &BlockWeights, stop: &StopWords) -> FeatureVector {
+    let mut raw: HashMap<String, f64> = HashMap::new();
+    for &id in nodes {
+        let bw = weights.get(id);
+        for term in &tree.nodes[id].terms {
+            if !stop.is_stop(term) {
+                *raw.entry(term.clone()).or_default() += bw;
+            }
+        }
+    }
+    FeatureVector::from_raw(raw)
+}
+
+/// Plain term frequencies over `nodes`, stop words removed (the fingerprint of §5 sorts by
+/// term frequency, not by weight).
+pub fn term_frequencies(tree: &TagTree, nodes: &[NodeId], stop: &StopWords) -> HashMap<String, u32> {
+    let mut tf: HashMap<String, u32> = HashMap::new();
+    for &id in nodes {
+        for term in &tree.nodes[id].terms {
+            if !stop.is_stop(term) {
+                *tf.entry(term.clone()).or_default() += 1;
+            }
+        }
+    }
+    tf
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn vector(pairs: &[(&str, f64)]) -> FeatureVector {
+        FeatureVector::from_raw(pairs.iter().map(|(t, w)| (t.to_string(), *w)).collect())
+    }
+
+    #[test]
+    fn vectors_are_unit_length_and_ranked_deterministically() {
+        let v = vector(&[("b", 3.0), ("a", 3.0), ("c", 4.0)]);
+        let norm: f64 = ["a", "b", "c"].iter().map(|t| v.weight(t).powi(2)).sum();
+        assert!((norm - 1.0).abs() < 1e-12);
+        let top: Vec<&str> = v.top(3).into_iter().map(|(t, _)| t).collect();
+        assert_eq!(top, ["c", "a", "b"]);
+    }
+
+    #[test]
+    fn cosine_of_equal_and_disjoint_vectors() {
+        let v = vector(&[("x", 1.0), ("y", 2.0)]);
+        assert!((v.cosine(&v) - 1.0).abs() < 1e-12);
+        assert_eq!(v.cosine(&vector(&[("z", 1.0)])), 0.0);
+        assert_eq!(v.cosine(&FeatureVector::default()), 0.0);
+    }
+}

@@ -1,0 +1,99 @@
+//! The type of a page from its central area (§4.1).
+
+use crate::config::PageTypeConfig;
+use crate::tagtree::{BlockType, TagTree};
+
+/// Classifies a page as topic, hub or image from the blocks of its central area: the blocks
+/// outside headers, footers, navigation and sidebars (the margin flag of the tag tree). A
+/// page whose every block is marginal is judged on all its blocks.
+///
+/// Hub: terms in hub blocks / terms in all central blocks > `hub_page_ratio` (the paper's
+/// rule). Image: see [`PageTypeConfig::max_terms_per_image`]; only content images count
+/// (see [`crate::tagtree::Image::is_content`]): share buttons and linked thumbnails of other
+/// posts do not make an article an image page.
+pub fn page_type(tree: &TagTree, config: &PageTypeConfig) -> BlockType {
+    let has_content = |id: usize| {
+        let own = &tree.nodes[id].own;
+        own.terms > 0 || own.images > 0
+    };
+    let mut central: Vec<usize> =
+        (0..tree.nodes.len()).filter(|&id| has_content(id) && !tree.nodes[id].margin).collect();
+    if central.is_empty() {
+        central = (0..tree.nodes.len()).filter(|&id| has_content(id)).collect();
+    }
+    type_of_area(tree, &central, config)
+}
+
+/// The type of the area made of the blocks `area` by the rules of §4.1.
+pub fn type_of_area(tree: &TagTree, area: &[usize], config: &PageTypeConfig) -> BlockType {
+    let central = area;
+    let mut content_images = vec![0usize; tree.nodes.len()];
+    for image in tree.images.iter().filter(|i| i.is_content(&tree.links)) {
+        content_images[image.node] += 1;
+    }
+    let (mut terms, mut hub_terms, mut text_terms, mut images) = (0usize, 0usize, 0usize, 0usize);
+    for &id in central {
+        let node = &tree.nodes[id];
+        terms += node.own.terms;
+        text_terms += node.own.terms - node.own.anchor_terms;
+        images += content_images[id];
+        if node.own_type == BlockType::Hub {
+            hub_terms += node.own.terms;
+        }
+    }
+    if terms > 0 && hub_terms as f64 / terms as f64 > config.hub_page_ratio {
+        BlockType::Hub
+    } else if images >= config.min_images && text_terms as f64 <= config.max_terms_per_image * images as f64 {
+        BlockType::Image
+    } else if terms == 0 && images == 0 {
+        BlockType::Empty
+    } else {
+        BlockType::Topic
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::config::Config;
+    use crate::tagtree::build_tag_tree;
+
+    fn classify(html: &str) -> BlockType {
+        let config = Config::default();
+        let weighty = config.block_weight.forces.keys().cloned().collect();
+        page_type(&build_tag_tree(html, &config.tag_tree, &weighty), &config.page_type)
+    }
+
+    const NAV: &str =
+        "<nav><a href=/1>Home</a> <a href=/2>World news</a> <a href=/3>Sport results</a> <a href=/4>Culture</a></nav>";
+
+    #[test]
+    fn article_with_navigation_is_a_topic_page() {
+        let html = format!(
+            "<body>{NAV}<article><h1>Rain</h1><p>It rained all day over the city and the rivers rose quickly.</p></article></body>"
+        );
+        assert_eq!(classify(&html), BlockType::Topic);
+    }
+
+    #[test]
+    fn link_list_in_the_centre_is_a_hub_page() {
+        let links: String = (0..20).map(|i| format!("<li><a href=/a{i}>Story number {i} headline</a></li>")).collect();
+        let html = format!("<body>{NAV}<main><h1>Archive</h1><ul>{links}</ul></main></body>");
+        assert_eq!(classify(&html), BlockType::Hub);
+    }
+
+    #[test]
+    fn gallery_is_an_image_page_even_without_captions() {
+        let figures: String = (0..6)
+            .map(|i| format!("<figure><img src=p{i}.jpg><figcaption>Photo {i} of the lake</figcaption></figure>"))
+            .collect();
+        assert_eq!(classify(&format!("<body>{NAV}<main>{figures}</main></body>")), BlockType::Image);
+        let bare: String = (0..6).map(|i| format!("<img src=p{i}.jpg>")).collect();
+        assert_eq!(classify(&format!("<body><div>{bare}</div></body>")), BlockType::Image);
+    }
+
+    #[test]
+    fn nothing_is_empty() {
+        assert_eq!(classify("<body><script>x()</script></body>"), BlockType::Empty);
+    }
+}

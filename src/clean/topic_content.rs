@@ -1,0 +1,360 @@
+//! The topic content of a page (§4.2): which blocks of the tag tree hold it.
+
+use crate::clean::{BlockWeights, CleanerKind, page_type, type_of_area};
+use crate::config::{CleaningConfig, Config};
+use crate::tagtree::{BlockType, NodeId, TagTree};
+
+/// The result of cleaning one page.
+#[derive(Debug, Clone, PartialEq)]
+pub struct TopicContent {
+    /// The page type (§4.1); `Empty` when the page has no content at all.
+    pub page_type: BlockType,
+    /// The blocks whose own content is topic content, in document order.
+    pub nodes: Vec<NodeId>,
+    /// `keep[id]`: node `id` is in `nodes`.
+    pub keep: Vec<bool>,
+    /// The topic root (§6): the lowest common ancestor of `nodes`.
+    pub root: Option<NodeId>,
+}
+
+impl TopicContent {
+    fn new(tree: &TagTree, page_type: BlockType, mut nodes: Vec<NodeId>) -> TopicContent {
+        nodes.sort_unstable();
+        nodes.dedup();
+        let mut keep = vec![false; tree.nodes.len()];
+        for &id in &nodes {
+            keep[id] = true;
+        }
+        let root = tree.lowest_common_ancestor(&nodes);
+        TopicContent { page_type, nodes, keep, root }
+    }
+
+    /// The topic content as text, one line per block.
+    pub fn text(&self, tree: &TagTree) -> String {
+        tree.render_text(|id| self.keep[id])
+    }
+
+    /// The purified page (§4.2's "topic content page").
+    pub fn html(&self, tree: &TagTree, title: &str, base: Option<&url::Url>) -> String {
+        tree.render_html(title, base, |id| self.keep[id])
+    }
+
+    /// Number of terms in the topic content.
+    pub fn terms(&self, tree: &TagTree) -> usize {
+        self.nodes.iter().map(|&id| tree.nodes[id].own.terms).sum()
+    }
+}
+
+/// Cleans a page (§4): its type, then its topic content.
+///
+/// `docview-paper` types the page by its central area (§4.1) and cleans it by type (§4.2).
+/// `docview` searches the topic root first ([`find_topic_root`]) and types the page by the
+/// region around that root: the paper's central area is the whole page minus its margins,
+/// where a headline-only article drowns in its template's link lists and is typed hub. With
+/// no root found (no running text, no headline) it falls back to the paper's rule.
+pub fn clean_page(tree: &TagTree, weights: &BlockWeights, kind: CleanerKind, config: &Config) -> TopicContent {
+    let global = page_type(tree, &config.page_type);
+    if global == BlockType::Empty {
+        return TopicContent::new(tree, global, Vec::new());
+    }
+    let search = match kind {
+        CleanerKind::DocViewPaper => None,
+        CleanerKind::DocView => find_topic_root(tree, weights, &config.cleaning),
+    };
+    let page_type = match &search {
+        None => global,
+        Some(search) => {
+            let area: Vec<NodeId> = search.roots.iter().flat_map(|&r| tree.descendants(r)).collect();
+            match type_of_area(tree, &area, &config.page_type) {
+                // A headline over a gallery: the pictures are the content.
+                BlockType::Topic if !search.has_paragraphs && global == BlockType::Image => BlockType::Image,
+                BlockType::Empty => global,
+                local => local,
+            }
+        }
+    };
+    let nodes = match (page_type, &search) {
+        (BlockType::Empty, _) => Vec::new(),
+        (BlockType::Hub, _) => hub_blocks(tree, kind),
+        (BlockType::Image, _) => image_blocks(tree, kind),
+        (BlockType::Topic, Some(search)) => search.topic_blocks(tree),
+        (BlockType::Topic, None) => match kind {
+            CleanerKind::DocViewPaper => pruned_topic_blocks(tree),
+            CleanerKind::DocView => {
+                pruned_topic_blocks(tree).into_iter().filter(|&id| !tree.nodes[id].margin).collect()
+            }
+        },
+    };
+    TopicContent::new(tree, page_type, nodes)
+}
+
+/// §4.2 topic page cleaning as published: prune every hub and image block (with its
+/// subtree); the remaining blocks with topic text of their own are the topic content tree.
+fn pruned_topic_blocks(tree: &TagTree) -> Vec<NodeId> {
+    let mut pruned = vec![false; tree.nodes.len()];
+    let mut out = Vec::new();
+    for id in 0..tree.nodes.len() {
+        let node = &tree.nodes[id];
+        pruned[id] =
+            node.parent.is_some_and(|p| pruned[p]) || matches!(node.block_type, BlockType::Hub | BlockType::Image);
+        if !pruned[id] && node.own_type == BlockType::Topic && node.own.terms > 0 {
+            out.push(id);
+        }
+    }
+    out
+}
+
+/// Where the default cleaner found the article.
+#[derive(Debug, Clone, PartialEq)]
+pub struct RootSearch {
+    /// The topic root.
+    pub root: NodeId,
+    /// The root and the siblings kept with it.
+    pub roots: Vec<NodeId>,
+    /// The heading matching the page title, if any.
+    pub heading: Option<NodeId>,
+    /// The title heading when it stands apart from the root (kept in addition).
+    pub extra_heading: Option<NodeId>,
+    /// Whether any paragraph of running text was found (not just a headline).
+    pub has_paragraphs: bool,
+}
+
+impl RootSearch {
+    fn is_text_block(tree: &TagTree, id: NodeId) -> bool {
+        let node = &tree.nodes[id];
+        !node.margin && node.own_type == BlockType::Topic && node.own.terms > 0
+    }
+
+    /// The central topic blocks under the roots, minus link lists nested in them.
+    fn topic_blocks(&self, tree: &TagTree) -> Vec<NodeId> {
+        self.roots
+            .iter()
+            .flat_map(|&r| tree.descendants(r))
+            .filter(|&id| {
+                (Self::is_text_block(tree, id) || Some(id) == self.heading) && !under_hub_or_image(tree, id, self.root)
+            })
+            .chain(self.extra_heading)
+            .collect()
+    }
+}
+
+/// The topic root search of the default cleaner. Pruning alone keeps all the template's
+/// text blocks, so: every central topic block with at least `min_paragraph_terms` terms is
+/// a paragraph, scored by its non-anchor terms times its block weight; the score goes to the
+/// block itself, to its parent in full and to its grandparent in half (the container that
+/// holds the most paragraph text wins, not the page body that holds everything). The heading
+/// that matches the page title scores like a paragraph of `title_heading_score`, and the root
+/// must contain it unless a region elsewhere scores far higher. Siblings of the root scoring
+/// at least `sibling_score_share` of it are kept with it.
+///
+/// Deviation from the paper: the title heading. A page with a headline and no running text
+/// (a stub, a short notice) would otherwise take its largest template text (a cookie notice)
+/// as topic content, and every such page of a site would look alike to replica detection.
+pub fn find_topic_root(tree: &TagTree, weights: &BlockWeights, config: &CleaningConfig) -> Option<RootSearch> {
+    let n = tree.nodes.len();
+    // Paragraph scores, and the same plus the title heading's.
+    let mut paragraph_score = vec![0.0f64; n];
+    let spread = |score: &mut Vec<f64>, id: NodeId, value: f64| {
+        score[id] += value;
+        if let Some(parent) = tree.nodes[id].parent {
+            score[parent] += value;
+            if let Some(grandparent) = tree.nodes[parent].parent {
+                score[grandparent] += value / 2.0;
+            }
+        }
+    };
+    let mut has_paragraphs = false;
+    for id in 0..n {
+        let node = &tree.nodes[id];
+        if RootSearch::is_text_block(tree, id) && node.own.terms >= config.min_paragraph_terms {
+            has_paragraphs = true;
+            spread(&mut paragraph_score, id, (node.own.terms - node.own.anchor_terms) as f64 * weights.get(id));
+        }
+    }
+    let mut score = paragraph_score.clone();
+    let heading = tree.title_heading();
+    if let Some(h) = heading {
+        // The headline's own container holds it: full score there, half to the parent.
+        let value = config.title_heading_score * weights.get(h);
+        score[h] += value;
+        if let Some(parent) = tree.nodes[h].parent {
+            score[parent] += value / 2.0;
+        }
+    }
+    if !has_paragraphs && heading.is_none() {
+        return None;
+    }
+    let best = |candidates: &mut dyn Iterator<Item = NodeId>| {
+        candidates.max_by(|&a, &b| score[a].total_cmp(&score[b]).then(b.cmp(&a)))
+    };
+    let mut root = best(&mut (0..n)).unwrap_or(TagTree::ROOT);
+    // The article is where its headline is, unless far more running text stands elsewhere
+    // (then the headline sits in a title bar apart from the body: keep both).
+    let mut extra_heading = None;
+    if let Some(h) = heading.filter(|&h| !tree.contains(root, h)) {
+        let around = best(&mut std::iter::once(h).chain(tree.ancestors(h))).unwrap_or(h);
+        // A region around the headline with running text of its own wins unless far
+        // outscored; a bare headline only when nothing outscores it.
+        let share = if paragraph_score[around] > 0.0 { config.title_root_min_share } else { 1.0 };
+        if score[around] >= share * score[root] {
+            root = around;
+        } else {
+            extra_heading = Some(h);
+        }
+    }
+    // Siblings join on running text alone: a headline must not pull in the banner beside it.
+    let mut roots = vec![root];
+    if let Some(parent) = tree.nodes[root].parent {
+        let own = paragraph_score[root];
+        for &sibling in &tree.nodes[parent].children {
+            if sibling != root && own > 0.0 && paragraph_score[sibling] >= config.sibling_score_share * own {
+                roots.push(sibling);
+            }
+        }
+    }
+    let has_paragraphs = roots
+        .iter()
+        .flat_map(|&r| tree.descendants(r))
+        .any(|id| RootSearch::is_text_block(tree, id) && tree.nodes[id].own.terms >= config.min_paragraph_terms);
+    Some(RootSearch { root, roots, heading, extra_heading, has_paragraphs })
+}
+
+/// Whether a block sits inside a hub or image block below the topic root (a link list
+/// nested in the article: "related stories").
+fn under_hub_or_image(tree: &TagTree, id: NodeId, root: NodeId) -> bool {
+    std::iter::once(id)
+        .chain(tree.ancestors(id))
+        .take_while(|&a| a != root)
+        .any(|a| matches!(tree.nodes[a].block_type, BlockType::Hub | BlockType::Image))
+}
+
+/// §4.2 hub page cleaning: the hub blocks of the central area carry the main links.
+fn hub_blocks(tree: &TagTree, kind: CleanerKind) -> Vec<NodeId> {
+    let central = |id: NodeId| kind == CleanerKind::DocViewPaper || !tree.nodes[id].margin;
+    let hubs: Vec<NodeId> =
+        (0..tree.nodes.len()).filter(|&id| tree.nodes[id].own_type == BlockType::Hub && central(id)).collect();
+    if hubs.is_empty() {
+        (0..tree.nodes.len()).filter(|&id| tree.nodes[id].own_type == BlockType::Hub).collect()
+    } else {
+        hubs
+    }
+}
+
+/// §4.2 image page cleaning: the images and the text around them, i.e. the central blocks
+/// holding images, their descendants, and the text blocks beside them (captions).
+fn image_blocks(tree: &TagTree, kind: CleanerKind) -> Vec<NodeId> {
+    let central = |id: NodeId| kind == CleanerKind::DocViewPaper || !tree.nodes[id].margin;
+    let mut out = Vec::new();
+    for id in 0..tree.nodes.len() {
+        let node = &tree.nodes[id];
+        if node.own.images == 0 || !central(id) {
+            continue;
+        }
+        out.push(id);
+        out.extend(tree.descendants(id).into_iter().filter(|&d| tree.nodes[d].own_type == BlockType::Topic));
+        if let Some(parent) = node.parent {
+            out.extend(
+                tree.nodes[parent]
+                    .children
+                    .iter()
+                    .copied()
+                    .filter(|&s| tree.nodes[s].own_type == BlockType::Topic && tree.nodes[s].subtree.terms <= 60),
+            );
+        }
+    }
+    out
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::clean::block_weights;
+    use crate::tagtree::build_tag_tree;
+
+    fn clean(html: &str, kind: CleanerKind) -> (TagTree, TopicContent) {
+        let config = Config::default();
+        let weighty = config.block_weight.forces.keys().cloned().collect();
+        let tree = build_tag_tree(html, &config.tag_tree, &weighty);
+        let weights = block_weights(&tree, &config.block_weight);
+        let content = clean_page(&tree, &weights, kind, &config);
+        (tree, content)
+    }
+
+    const PAGE: &str = "<body><div class=top><a href=/>Home</a> <a href=/n>News</a> <a href=/s>Sport</a></div>\
+        <div id=wrap><div id=story><h1>Sodium batteries arrive</h1>\
+        <p>Engineers have built a sodium battery that stores as much energy as lithium cells at half the cost.</p>\
+        <p>The new cells use a hard carbon anode and survive thousands of charging cycles in the lab tests.</p>\
+        <ul class=more><li><a href=/x>Other story one here</a></li><li><a href=/y>Other story two here</a></li></ul></div>\
+        <div id=side><p>Subscribe to our weekly letter for the best stories of the week delivered to you.</p></div></div>\
+        <div id=legal>Copyright 2024 Example Media Group. All rights reserved worldwide by the company.</div></body>";
+
+    #[test]
+    fn default_cleaner_keeps_the_story_only() {
+        let (tree, content) = clean(PAGE, CleanerKind::DocView);
+        assert_eq!(content.page_type, BlockType::Topic);
+        let text = content.text(&tree);
+        assert!(text.starts_with("Sodium batteries arrive\nEngineers have built"), "{text}");
+        assert!(text.contains("thousands of charging cycles"));
+        assert!(!text.contains("Subscribe") && !text.contains("Copyright") && !text.contains("Other story"), "{text}");
+        assert_eq!(content.root, tree.nodes.iter().position(|n| n.hint == "story"));
+    }
+
+    #[test]
+    fn the_title_heading_finds_a_headline_only_article() {
+        let html = "<head><title>Ice shelf cracks | Polar News</title></head><body>\
+            <div id=cookie><p>We use cookies and other tracking technologies to improve your browsing experience on our site and to show ads.</p></div>\
+            <div id=post><h1>Ice shelf cracks</h1></div><div id=nav><a href=/a>Home</a> <a href=/b>Archive of all stories</a></div></body>";
+        let (tree, content) = clean(html, CleanerKind::DocView);
+        assert_eq!(content.page_type, BlockType::Topic);
+        assert_eq!(content.text(&tree), "Ice shelf cracks");
+    }
+
+    #[test]
+    fn a_headline_in_a_title_bar_apart_from_a_long_body_is_kept_with_it() {
+        let para = "<p>The survey counted nesting terns on every island of the archipelago this spring and found more birds than ever.</p>";
+        let html = format!(
+            "<head><title>Tern colonies grow | Bird News</title></head><body><div id=top><div id=bar><h1>Tern colonies grow</h1></div></div>\
+             <div id=content><div id=text>{}</div></div><div id=legal><p>Copyright Bird News, all rights reserved by the owners.</p></div></body>",
+            para.repeat(8)
+        );
+        let (tree, content) = clean(&html, CleanerKind::DocView);
+        let text = content.text(&tree);
+        assert!(text.starts_with("Tern colonies grow\nThe survey counted"), "{text}");
+        assert!(!text.contains("Copyright"));
+    }
+
+    #[test]
+    fn paper_cleaner_prunes_hubs_but_keeps_template_text() {
+        let (tree, content) = clean(PAGE, CleanerKind::DocViewPaper);
+        let text = content.text(&tree);
+        assert!(text.contains("Engineers have built") && text.contains("Copyright 2024"));
+        assert!(!text.contains("Other story") && !text.contains("Home"));
+    }
+
+    #[test]
+    fn hub_page_keeps_its_central_links() {
+        let links: String = (0..12).map(|i| format!("<li><a href=/a{i}>Report {i} on rivers</a></li>")).collect();
+        let html = format!("<body><nav><a href=/>Home</a></nav><main><ul id=list>{links}</ul></main></body>");
+        let (tree, content) = clean(&html, CleanerKind::DocView);
+        assert_eq!(content.page_type, BlockType::Hub);
+        let text = content.text(&tree);
+        assert!(text.contains("Report 0 on rivers") && !text.contains("Home"));
+    }
+
+    #[test]
+    fn image_page_keeps_images_and_captions() {
+        let figures: String = (0..5).map(|i| format!("<figure><img src=p{i}.jpg alt='lake {i}'><figcaption>Dawn at the lake, part {i}</figcaption></figure>")).collect();
+        let html = format!("<body><nav><a href=/>Home</a></nav><main>{figures}</main></body>");
+        let (tree, content) = clean(&html, CleanerKind::DocView);
+        assert_eq!(content.page_type, BlockType::Image);
+        assert!(content.text(&tree).contains("Dawn at the lake, part 4"));
+        assert!(content.html(&tree, "t", None).contains("<img src=\"p4.jpg\""));
+    }
+
+    #[test]
+    fn empty_page_has_no_topic_content() {
+        let (_, content) = clean("<body></body>", CleanerKind::DocView);
+        assert_eq!(content.page_type, BlockType::Empty);
+        assert!(content.nodes.is_empty() && content.root.is_none());
+    }
+}

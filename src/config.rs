@@ -1,0 +1,381 @@
+//! Every parameter of the algorithms, in one place.
+//!
+//! Defaults follow the DocView paper where it gives a value (δ = θ = 15, Percentage = 0.4,
+//! Interval = 5) and are documented where the paper leaves the value open (the thresholds of
+//! §3.1 and §4.1, the forces of the weighty tags, β). A TOML file passed with `--config`
+//! overrides any subset of them; `indexer config` prints the full default file.
+
+use std::collections::BTreeMap;
+use std::path::Path;
+
+use serde::{Deserialize, Serialize};
+
+/// The whole configuration of a build.
+#[derive(Debug, Clone, Serialize, Deserialize, PartialEq)]
+#[serde(default, deny_unknown_fields)]
+pub struct Config {
+    pub input: InputConfig,
+    pub tag_tree: TagTreeConfig,
+    pub block_weight: BlockWeightConfig,
+    pub page_type: PageTypeConfig,
+    pub cleaning: CleaningConfig,
+    pub stop_words: StopWordConfig,
+    pub replicas: ReplicaConfig,
+    pub docview: DocViewConfig,
+    pub index: IndexConfig,
+}
+
+impl Default for Config {
+    fn default() -> Self {
+        Config {
+            input: InputConfig::default(),
+            tag_tree: TagTreeConfig::default(),
+            block_weight: BlockWeightConfig::default(),
+            page_type: PageTypeConfig::default(),
+            cleaning: CleaningConfig::default(),
+            stop_words: StopWordConfig::default(),
+            replicas: ReplicaConfig::default(),
+            docview: DocViewConfig::default(),
+            index: IndexConfig::default(),
+        }
+    }
+}
+
+/// Limits on what one page may cost.
+#[derive(Debug, Clone, Serialize, Deserialize, PartialEq)]
+#[serde(default, deny_unknown_fields)]
+pub struct InputConfig {
+    /// Pages larger than this (bytes, after decompression) are skipped with a warning.
+    pub max_page_bytes: u64,
+    /// Pages handed to the worker threads at once; bounds memory together with the channel depth.
+    pub batch_size: usize,
+}
+
+impl Default for InputConfig {
+    fn default() -> Self {
+        InputConfig { max_page_bytes: 8 * 1024 * 1024, batch_size: 64 }
+    }
+}
+
+/// The markup tag tree of §3.1.
+#[derive(Debug, Clone, Serialize, Deserialize, PartialEq)]
+#[serde(default, deny_unknown_fields)]
+pub struct TagTreeConfig {
+    /// A block is of hub type when anchor terms / terms exceeds this (§3.1).
+    pub hub_anchor_ratio: f64,
+    /// A block is of image type when images / terms exceeds this (§3.1); a block with images
+    /// and no terms at all is of image type too.
+    pub image_term_ratio: f64,
+    /// Container nesting deeper than this is flattened into the deepest allowed container,
+    /// so hostile markup cannot make the tree (or any walk over it) unbounded.
+    pub max_depth: usize,
+}
+
+impl Default for TagTreeConfig {
+    fn default() -> Self {
+        TagTreeConfig { hub_anchor_ratio: 0.5, image_term_ratio: 0.1, max_depth: 256 }
+    }
+}
+
+/// Block weights (Algorithm 1) and the feature vector (Formula 2).
+#[derive(Debug, Clone, Serialize, Deserialize, PartialEq)]
+#[serde(default, deny_unknown_fields)]
+pub struct BlockWeightConfig {
+    /// The force of each weighty tag (§3.2). The paper gives no values, only that H1 > H3.
+    pub forces: BTreeMap<String, f64>,
+    /// Share of a leaf's extra force passed to its parent and siblings: the paper's `pforce`,
+    /// which it leaves undefined. pforce = 1 + (force − 1) × share.
+    pub propagation_share: f64,
+    /// Upper bound of a block's force (the sum over its weighty tags), so that a block of
+    /// fifty bold words does not dwarf the page.
+    pub max_force: f64,
+    /// Pseudo-weighty filter (§3.2): a weighty tag whose text is at least this share anchor
+    /// text (logos, banners, "read more" links) carries no force.
+    pub pseudo_weighty_anchor_ratio: f64,
+    /// Pseudo-weighty filter: a weighty tag with more terms than this is layout, not emphasis
+    /// (e.g. `<font>` wrapping a whole table).
+    pub pseudo_weighty_max_terms: usize,
+    /// Pseudo-weighty filter: inline emphasis covering at least this share of its block's
+    /// terms is styling (old pages wrap every paragraph in `<font>`); headings are exempt.
+    pub pseudo_weighty_coverage: f64,
+}
+
+impl Default for BlockWeightConfig {
+    fn default() -> Self {
+        let forces = [
+            ("h1", 3.0),
+            ("h2", 2.5),
+            ("h3", 2.0),
+            ("h4", 1.6),
+            ("h5", 1.3),
+            ("h6", 1.2),
+            ("b", 1.5),
+            ("strong", 1.5),
+            ("em", 1.3),
+            ("i", 1.2),
+            ("u", 1.2),
+            ("big", 1.3),
+            ("mark", 1.3),
+            ("font", 1.1),
+        ]
+        .into_iter()
+        .map(|(tag, force)| (tag.to_string(), force))
+        .collect();
+        BlockWeightConfig {
+            forces,
+            propagation_share: 0.5,
+            max_force: 6.0,
+            pseudo_weighty_anchor_ratio: 0.5,
+            pseudo_weighty_max_terms: 40,
+            pseudo_weighty_coverage: 0.8,
+        }
+    }
+}
+
+/// Page type from the central area (§4.1).
+#[derive(Debug, Clone, Serialize, Deserialize, PartialEq)]
+#[serde(default, deny_unknown_fields)]
+pub struct PageTypeConfig {
+    /// Hub page when terms in hub blocks / terms of all central blocks exceeds this (§4.1).
+    pub hub_page_ratio: f64,
+    /// Image page when the central area has at least `min_images` images and at most this
+    /// many non-anchor terms per image. The paper applies "the same rule" as for hubs (terms
+    /// in image blocks), but a gallery without captions has no terms to take a share of, and
+    /// an image's caption is usually a block of its own; counting terms per image covers both.
+    pub max_terms_per_image: f64,
+    pub min_images: usize,
+}
+
+impl Default for PageTypeConfig {
+    fn default() -> Self {
+        PageTypeConfig { hub_page_ratio: 0.5, max_terms_per_image: 20.0, min_images: 3 }
+    }
+}
+
+/// Which cleaner runs, and the parameters of the default one.
+#[derive(Debug, Clone, Serialize, Deserialize, PartialEq)]
+#[serde(default, deny_unknown_fields)]
+pub struct CleaningConfig {
+    /// `docview` (default: the paper plus a topic-root search) or `docview-paper`.
+    pub cleaner: String,
+    /// A block needs at least this many own terms to count as a paragraph of running text
+    /// when the default cleaner searches the topic root.
+    pub min_paragraph_terms: usize,
+    /// Siblings of the topic root whose score reaches this share of the root's are kept too
+    /// (articles split over sibling containers).
+    pub sibling_score_share: f64,
+    /// Score of the heading that matches the page title, in terms, times its block weight
+    /// (like a paragraph's): it pulls the topic root towards the article's headline, and is
+    /// the topic content of a page that has nothing but a headline.
+    pub title_heading_score: f64,
+    /// The topic root must contain the title heading unless the best root elsewhere scores
+    /// more than 1 / this share times the best root around the heading.
+    pub title_root_min_share: f64,
+}
+
+impl Default for CleaningConfig {
+    fn default() -> Self {
+        CleaningConfig {
+            cleaner: "docview".to_string(),
+            min_paragraph_terms: 8,
+            sibling_score_share: 0.25,
+            title_heading_score: 40.0,
+            title_root_min_share: 0.25,
+        }
+    }
+}
+
+/// The aggressive stop-word list learned from document frequency (§3.2).
+#[derive(Debug, Clone, Serialize, Deserialize, PartialEq)]
+#[serde(default, deny_unknown_fields)]
+pub struct StopWordConfig {
+    /// Pages read from the start of the input to learn document frequencies (a first pass over
+    /// a sample: the corpus is never held in memory).
+    pub sample_pages: usize,
+    /// A term in more than this share of the sampled pages becomes a stop word.
+    pub max_document_frequency: f64,
+    /// No list is learned from fewer sampled pages than this (too little evidence).
+    pub min_sample_pages: usize,
+}
+
+impl Default for StopWordConfig {
+    fn default() -> Self {
+        StopWordConfig { sample_pages: 500, max_document_frequency: 0.3, min_sample_pages: 50 }
+    }
+}
+
+/// Replica removal (§5).
+#[derive(Debug, Clone, Serialize, Deserialize, PartialEq)]
+#[serde(default, deny_unknown_fields)]
+pub struct ReplicaConfig {
+    /// `docview` (the keyword MD5 fingerprint) or `off`.
+    pub detector: String,
+    /// Share of the feature words that go into the fingerprint (paper: 0.4).
+    pub percentage: f64,
+    /// The number of words fingerprinted is a multiple of this (paper: 5).
+    pub interval: usize,
+}
+
+impl Default for ReplicaConfig {
+    fn default() -> Self {
+        ReplicaConfig { detector: "docview".to_string(), percentage: 0.4, interval: 5 }
+    }
+}
+
+/// Web page integration (§6).
+#[derive(Debug, Clone, Serialize, Deserialize, PartialEq)]
+#[serde(default, deny_unknown_fields)]
+pub struct DocViewConfig {
+    /// λ: number of keywords.
+    pub keywords: usize,
+    /// δ: number of sentences in the abstract.
+    pub abstract_sentences: usize,
+    /// θ: number of keywords that weigh the sentences.
+    pub abstract_keywords: usize,
+    /// β: cosine threshold above which a hub block's links are relevant hyperlinks.
+    pub link_similarity: f64,
+    /// Titles (compared case-insensitively, digits ignored) that editing tools generate;
+    /// they are replaced by the top keywords.
+    pub generated_titles: Vec<String>,
+    /// Keywords that replace a generated title.
+    pub title_keywords: usize,
+}
+
+impl Default for DocViewConfig {
+    fn default() -> Self {
+        let generated_titles = [
+            "untitled document",
+            "untitled",
+            "untitled page",
+            "new page",
+            "new document",
+            "document",
+            "home",
+            "index",
+            "无标题文档",
+            "无标题页",
+            "无标题",
+            "新建网页",
+            "新网页",
+        ]
+        .into_iter()
+        .map(str::to_string)
+        .collect();
+        DocViewConfig {
+            keywords: 10,
+            abstract_sentences: 15,
+            abstract_keywords: 15,
+            link_similarity: 0.2,
+            generated_titles,
+            title_keywords: 2,
+        }
+    }
+}
+
+/// Tantivy writer resources.
+#[derive(Debug, Clone, Serialize, Deserialize, PartialEq)]
+#[serde(default, deny_unknown_fields)]
+pub struct IndexConfig {
+    /// Memory budget of each of the two index writers, in MiB.
+    pub writer_memory_mib: usize,
+    /// Indexing threads of each writer.
+    pub writer_threads: usize,
+}
+
+impl Default for IndexConfig {
+    fn default() -> Self {
+        IndexConfig { writer_memory_mib: 64, writer_threads: 1 }
+    }
+}
+
+/// A configuration file that could not be used.
+#[derive(Debug, thiserror::Error)]
+pub enum ConfigError {
+    #[error("cannot read config {path}: {source}")]
+    Read { path: String, source: std::io::Error },
+    #[error("config {path} is not valid: {source}")]
+    Parse { path: String, source: Box<toml::de::Error> },
+    #[error("config {path}: {message}")]
+    Invalid { path: String, message: String },
+}
+
+impl Config {
+    /// Loads a TOML file over the defaults: keys absent from the file keep their default.
+    pub fn from_toml_file(path: &Path) -> Result<Config, ConfigError> {
+        let display = path.display().to_string();
+        let text =
+            std::fs::read_to_string(path).map_err(|source| ConfigError::Read { path: display.clone(), source })?;
+        let config: Config = toml::from_str(&text)
+            .map_err(|source| ConfigError::Parse { path: display.clone(), source: Box::new(source) })?;
+        config.validate().map_err(|message| ConfigError::Invalid { path: display, message })?;
+        Ok(config)
+    }
+
+    /// The defaults as a TOML document (what `indexer config` prints).
+    pub fn to_toml(&self) -> String {
+        toml::to_string_pretty(self).unwrap_or_default()
+    }
+
+    /// Checks ranges that would otherwise fail deep inside a stage.
+    pub fn validate(&self) -> Result<(), String> {
+        let r = &self.replicas;
+        if !(0.0..=1.0).contains(&r.percentage) {
+            return Err(format!("replicas.percentage must be in 0..=1, got {}", r.percentage));
+        }
+        if r.interval == 0 {
+            return Err("replicas.interval must be at least 1".into());
+        }
+        if !["docview", "off"].contains(&r.detector.as_str()) {
+            return Err(format!("replicas.detector must be docview or off, got {:?}", r.detector));
+        }
+        if !crate::clean::CleanerKind::NAMES.contains(&self.cleaning.cleaner.as_str()) {
+            return Err(format!(
+                "cleaning.cleaner must be one of {:?}, got {:?}",
+                crate::clean::CleanerKind::NAMES,
+                self.cleaning.cleaner
+            ));
+        }
+        if self.input.batch_size == 0 {
+            return Err("input.batch_size must be at least 1".into());
+        }
+        if self.index.writer_memory_mib < 16 {
+            return Err("index.writer_memory_mib must be at least 16 (Tantivy's minimum)".into());
+        }
+        if self.index.writer_threads == 0 {
+            return Err("index.writer_threads must be at least 1".into());
+        }
+        Ok(())
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn default_round_trips_through_toml() {
+        let text = Config::default().to_toml();
+        let back: Config = toml::from_str(&text).unwrap();
+        assert_eq!(back, Config::default());
+    }
+
+    #[test]
+    fn partial_file_overrides_only_its_keys() {
+        let config: Config = toml::from_str("[replicas]\npercentage = 0.5\n").unwrap();
+        assert_eq!(config.replicas.percentage, 0.5);
+        assert_eq!(config.replicas.interval, 5);
+        assert_eq!(config.docview.abstract_sentences, 15);
+    }
+
+    #[test]
+    fn unknown_keys_are_rejected() {
+        assert!(toml::from_str::<Config>("[replicas]\npercentag = 0.5\n").is_err());
+    }
+
+    #[test]
+    fn out_of_range_values_are_rejected() {
+        let mut config = Config::default();
+        config.replicas.interval = 0;
+        assert!(config.validate().is_err());
+    }
+}

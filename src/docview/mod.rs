@@ -1,0 +1,244 @@
+//! Web page integration (§6): the DocView record of a page, built from its tag tree and its
+//! topic content — identifier, type, content classification code, title, keywords, abstract,
+//! topic content and relevant hyperlinks.
+
+mod summary;
+
+use std::collections::HashSet;
+
+use serde::{Deserialize, Serialize};
+
+use crate::clean::{BlockWeights, FeatureVector, TopicContent, feature_vector};
+use crate::config::DocViewConfig;
+use crate::tagtree::{BlockType, TagTree};
+use crate::text::{StopWords, for_each_token};
+
+pub use summary::{abstract_of, paragraphs};
+
+/// A hyperlink kept in a DocView record.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+pub struct Hyperlink {
+    pub url: String,
+    pub anchor: String,
+}
+
+/// An image of an image page's topic content.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+pub struct PageImage {
+    pub src: String,
+    pub alt: String,
+}
+
+/// The DocView model of one page (§2), as written to `docview.jsonl`.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+pub struct DocView {
+    /// The page URL.
+    pub identifier: String,
+    /// topic, hub or image (§4.1).
+    #[serde(rename = "type")]
+    pub page_type: BlockType,
+    /// Filled by a trained classifier; absent until one is configured.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub classification_code: Option<String>,
+    pub title: String,
+    pub keywords: Vec<String>,
+    #[serde(rename = "abstract")]
+    pub summary: String,
+    pub topic_content: String,
+    pub relevant_hyperlinks: Vec<Hyperlink>,
+    /// The images of an image page.
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub images: Vec<PageImage>,
+    /// The purified topic content page (§4.2).
+    pub topic_html: String,
+    /// The near-replica fingerprint (§5), hex; absent for pages too short to have one.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub fingerprint: Option<String>,
+    /// The charset the page was decoded with.
+    pub charset: String,
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub lang: Option<String>,
+}
+
+/// Everything §6 needs about one cleaned page.
+pub struct IntegrationInput<'a> {
+    pub url: &'a str,
+    pub tree: &'a TagTree,
+    pub content: &'a TopicContent,
+    pub weights: &'a BlockWeights,
+    pub stop_words: &'a StopWords,
+}
+
+/// The parts of a DocView record §6 extracts (the caller adds charset and fingerprint).
+pub struct Integrated {
+    pub record: DocView,
+    /// The feature vector of the topic content (Formula 2), reused by the fingerprint stage.
+    pub topic_vector: FeatureVector,
+}
+
+/// Builds the DocView record of a cleaned page.
+pub fn integrate(input: &IntegrationInput<'_>, config: &DocViewConfig) -> Integrated {
+    let IntegrationInput { url, tree, content, weights, stop_words } = *input;
+    let base = url::Url::parse(url).ok();
+    let topic_vector = feature_vector(tree, &content.nodes, weights, stop_words);
+    let keywords: Vec<String> = topic_vector.top(config.keywords).into_iter().map(|(t, _)| t.to_string()).collect();
+    let title = title_of(tree, &topic_vector, config);
+    let summary = abstract_of(tree, content, &topic_vector, config);
+    let relevant_hyperlinks = relevant_hyperlinks(tree, content, &topic_vector, stop_words, base.as_ref(), config);
+    let images = if content.page_type == BlockType::Image {
+        tree.images
+            .iter()
+            .filter(|image| content.keep[image.node])
+            .map(|image| PageImage {
+                src: resolve(base.as_ref(), &image.src).unwrap_or_else(|| image.src.clone()),
+                alt: image.alt.clone(),
+            })
+            .collect()
+    } else {
+        Vec::new()
+    };
+    let record = DocView {
+        identifier: url.to_string(),
+        page_type: content.page_type,
+        classification_code: None,
+        topic_content: content.text(tree),
+        topic_html: content.html(tree, &title, base.as_ref()),
+        title,
+        keywords,
+        summary,
+        relevant_hyperlinks,
+        images,
+        fingerprint: None,
+        charset: String::new(),
+        lang: tree.lang.clone(),
+    };
+    Integrated { record, topic_vector }
+}
+
+/// The page title (§6): `<title>`, unless it is empty or one that editing tools generate
+/// ("Untitled Document", "New Page 1"), in which case the top keywords stand in for it.
+pub fn title_of(tree: &TagTree, topic_vector: &FeatureVector, config: &DocViewConfig) -> String {
+    let normalized: String =
+        tree.title.to_lowercase().chars().filter(|c| !c.is_ascii_digit()).collect::<String>().trim().to_string();
+    let generated = normalized.is_empty() || config.generated_titles.iter().any(|t| t.to_lowercase() == normalized);
+    if generated {
+        topic_vector.top(config.title_keywords).into_iter().map(|(t, _)| t).collect::<Vec<_>>().join(" ")
+    } else {
+        tree.title.clone()
+    }
+}
+
+fn resolve(base: Option<&url::Url>, href: &str) -> Option<String> {
+    let lower = href.trim().to_ascii_lowercase();
+    if lower.is_empty()
+        || lower.starts_with('#')
+        || ["javascript:", "mailto:", "tel:", "data:"].iter().any(|p| lower.starts_with(p))
+    {
+        return None;
+    }
+    match base {
+        Some(base) => base.join(href.trim()).ok().map(|u| u.to_string()),
+        None => url::Url::parse(href.trim()).ok().map(|u| u.to_string()),
+    }
+}
+
+/// Relevant hyperlinks (§6, the algorithm at the end of the section). On a topic page, every
+/// hub block whose text has a cosine similarity (Formula 3) above β with the topic vector
+/// has its links accepted. On a hub page, the central hub blocks kept by cleaning are the
+/// main links. Links are resolved against the page URL and deduplicated.
+fn relevant_hyperlinks(
+    tree: &TagTree,
+    content: &TopicContent,
+    topic_vector: &FeatureVector,
+    stop_words: &StopWords,
+    base: Option<&url::Url>,
+    config: &DocViewConfig,
+) -> Vec<Hyperlink> {
+    let accepted_blocks: Vec<usize> = match content.page_type {
+        BlockType::Hub => content.nodes.clone(),
+        BlockType::Empty => Vec::new(),
+        BlockType::Topic | BlockType::Image => (0..tree.nodes.len())
+            .filter(|&id| tree.nodes[id].own_type == BlockType::Hub)
+            .filter(|&id| {
+                let mut raw = std::collections::HashMap::new();
+                for term in &tree.nodes[id].terms {
+                    if !stop_words.is_stop(term) {
+                        *raw.entry(term.clone()).or_insert(0.0) += 1.0;
+                    }
+                }
+                FeatureVector::from_raw(raw).cosine(topic_vector) > config.link_similarity
+            })
+            .collect(),
+    };
+    let accepted: HashSet<usize> = accepted_blocks.into_iter().collect();
+    let mut seen = HashSet::new();
+    tree.links
+        .iter()
+        .filter(|link| accepted.contains(&link.node) && !link.anchor.is_empty())
+        .filter_map(|link| {
+            let url = resolve(base, &link.href)?;
+            seen.insert(url.clone()).then(|| Hyperlink { url, anchor: link.anchor.clone() })
+        })
+        .collect()
+}
+
+/// Sum of keyword weights over the terms of `text` (a sentence's weight, §6).
+pub(crate) fn keyword_weight(text: &str, keywords: &std::collections::HashMap<&str, f64>) -> f64 {
+    let mut weight = 0.0;
+    for_each_token(text, |token| weight += keywords.get(token.text.as_ref()).copied().unwrap_or(0.0));
+    weight
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::clean::{CleanerKind, block_weights, clean_page};
+    use crate::config::Config;
+    use crate::tagtree::build_tag_tree;
+
+    fn record(html: &str, url: &str) -> DocView {
+        let config = Config::default();
+        let weighty = config.block_weight.forces.keys().cloned().collect();
+        let tree = build_tag_tree(html, &config.tag_tree, &weighty);
+        let weights = block_weights(&tree, &config.block_weight);
+        let content = clean_page(&tree, &weights, CleanerKind::DocView, &config);
+        let stop_words = StopWords::generic();
+        let input =
+            IntegrationInput { url, tree: &tree, content: &content, weights: &weights, stop_words: &stop_words };
+        integrate(&input, &config.docview).record
+    }
+
+    const STORY: &str = "<html><head><title>Untitled Document</title></head><body>\
+        <div id=nav><a href='/'>Home</a> <a href='/about'>About us</a></div>\
+        <div id=story><h1>Glacier melt</h1>\
+        <p>The glacier lost more ice this summer than in any year on record. Glacier scientists measured the melt with drones.</p>\
+        <p>Meltwater from the glacier feeds the valley rivers. Farmers worry about the rivers in late summer.</p></div>\
+        <div id=related><a href='/glacier-retreat'>Glacier retreat in the Alps</a> <a href='/glacier-ice'>Ice loss on the glacier</a></div>\
+        <div id=ads><a href='https://ads.example/buy'>Buy cheap shoes now</a></div></body></html>";
+
+    #[test]
+    fn record_has_keywords_abstract_and_relevant_links() {
+        let r = record(STORY, "https://news.example/2024/glacier.html");
+        assert_eq!(r.page_type, BlockType::Topic);
+        assert_eq!(r.keywords[0], "glacier");
+        assert_eq!(r.title, format!("{} {}", r.keywords[0], r.keywords[1]));
+        assert!(r.summary.contains("The glacier lost more ice"));
+        let links: Vec<&str> = r.relevant_hyperlinks.iter().map(|l| l.url.as_str()).collect();
+        assert!(links.contains(&"https://news.example/glacier-retreat"), "{links:?}");
+        assert!(!links.iter().any(|l| l.contains("ads.example") || l.ends_with("/about")), "{links:?}");
+        assert!(r.topic_html.contains("<h1>") || r.topic_html.contains("Glacier melt"));
+        assert!(r.classification_code.is_none());
+    }
+
+    #[test]
+    fn real_titles_are_kept_and_json_has_the_docview_fields() {
+        let r = record(&STORY.replace("Untitled Document", "Glacier melt | News"), "https://news.example/g");
+        assert_eq!(r.title, "Glacier melt | News");
+        let json = serde_json::to_value(&r).unwrap();
+        for field in ["identifier", "type", "title", "keywords", "abstract", "topic_content", "relevant_hyperlinks"] {
+            assert!(json.get(field).is_some(), "missing {field}");
+        }
+        assert!(json.get("classification_code").is_none());
+        assert_eq!(json["type"], "topic");
+    }
+}

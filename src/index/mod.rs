@@ -1,0 +1,26 @@
+//! The two Tantivy indexes of §7.3 — the abstract index and the full-text index — their
+//! schemas (loaded from `index-schema/*.json`), the tokenizer registered under the name the
+//! schemas use, the writers, and the atomic publication of a finished build.
+
+mod analyzer;
+mod publish;
+mod schema;
+mod writer;
+
+pub use analyzer::{DocViewTokenizer, TOKENIZER_NAME, register_tokenizers};
+pub use publish::{BuildOutput, CURRENT_LINK, current_build, publish_build, start_build};
+pub use schema::{FieldSource, IndexKind, IndexSchema, SchemaError};
+pub use writer::{IndexSet, PageDocument};
+
+/// An index failure.
+#[derive(Debug, thiserror::Error)]
+pub enum IndexError {
+    #[error(transparent)]
+    Schema(#[from] SchemaError),
+    #[error("index {path}: {source}")]
+    Tantivy { path: String, source: tantivy::TantivyError },
+    #[error("{path}: {source}")]
+    Io { path: String, source: std::io::Error },
+    #[error("no build in {dir}: run `indexer build <INPUT> --dir {dir}` first")]
+    NoBuild { dir: String },
+}

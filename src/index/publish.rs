@@ -1,0 +1,132 @@
+//! Atomic publication of builds.
+//!
+//! A build folder (`--dir DIR`) holds `builds/<id>/` folders and a symbolic link
+//! `current -> builds/<id>`. A build writes into `builds/.tmp-<id>/`, renames it to
+//! `builds/<id>/` when complete, then replaces `current` by renaming a fresh link over it —
+//! an atomic step on POSIX file systems. Readers resolve `current` once, so a build that
+//! fails or is killed at any point leaves the previous build in place and searchable.
+//! Older builds are removed after the switch.
+
+use std::path::{Path, PathBuf};
+use std::time::{SystemTime, UNIX_EPOCH};
+
+use super::IndexError;
+
+/// The link to the published build inside a build folder.
+pub const CURRENT_LINK: &str = "current";
+const BUILDS: &str = "builds";
+const TMP_PREFIX: &str = ".tmp-";
+
+/// A build being written.
+#[derive(Debug)]
+pub struct BuildOutput {
+    /// The build folder (`--dir`).
+    pub dir: PathBuf,
+    /// Where this build writes until it is published.
+    pub staging: PathBuf,
+    id: String,
+}
+
+fn io_error(path: &Path) -> impl FnOnce(std::io::Error) -> IndexError + '_ {
+    move |source| IndexError::Io { path: path.display().to_string(), source }
+}
+
+/// Starts a build in `dir`: creates the staging folder, and removes staging folders that
+/// earlier interrupted builds left behind.
+pub fn start_build(dir: &Path) -> Result<BuildOutput, IndexError> {
+    let builds = dir.join(BUILDS);
+    std::fs::create_dir_all(&builds).map_err(io_error(&builds))?;
+    if let Ok(entries) = std::fs::read_dir(&builds) {
+        for entry in entries.flatten() {
+            if entry.file_name().to_string_lossy().starts_with(TMP_PREFIX) {
+                let _ = std::fs::remove_dir_all(entry.path());
+            }
+        }
+    }
+    let now = SystemTime::now().duration_since(UNIX_EPOCH).unwrap_or_default();
+    let id = format!("{}-{:09}-{}", now.as_secs(), now.subsec_nanos(), std::process::id());
+    let staging = builds.join(format!("{TMP_PREFIX}{id}"));
+    std::fs::create_dir_all(&staging).map_err(io_error(&staging))?;
+    Ok(BuildOutput { dir: dir.to_path_buf(), staging, id })
+}
+
+/// Publishes a finished build: it becomes `current`, and the builds before it are removed.
+/// Returns the published folder.
+pub fn publish_build(build: BuildOutput) -> Result<PathBuf, IndexError> {
+    let builds = build.dir.join(BUILDS);
+    let final_path = builds.join(&build.id);
+    std::fs::rename(&build.staging, &final_path).map_err(io_error(&final_path))?;
+    switch_current(&build.dir, &build.id)?;
+    if let Ok(entries) = std::fs::read_dir(&builds) {
+        for entry in entries.flatten() {
+            let name = entry.file_name().to_string_lossy().to_string();
+            if name != build.id && !name.starts_with(TMP_PREFIX) {
+                let _ = std::fs::remove_dir_all(entry.path());
+            }
+        }
+    }
+    Ok(final_path)
+}
+
+#[cfg(unix)]
+fn switch_current(dir: &Path, id: &str) -> Result<(), IndexError> {
+    let link = dir.join(CURRENT_LINK);
+    let fresh = dir.join(format!("{TMP_PREFIX}{CURRENT_LINK}-{id}"));
+    let _ = std::fs::remove_file(&fresh);
+    std::os::unix::fs::symlink(Path::new(BUILDS).join(id), &fresh).map_err(io_error(&fresh))?;
+    std::fs::rename(&fresh, &link).map_err(io_error(&link))
+}
+
+#[cfg(not(unix))]
+fn switch_current(dir: &Path, id: &str) -> Result<(), IndexError> {
+    // Without symbolic links the pointer is a one-line file, replaced by rename.
+    let link = dir.join(CURRENT_LINK);
+    let fresh = dir.join(format!("{TMP_PREFIX}{CURRENT_LINK}-{id}"));
+    std::fs::write(&fresh, format!("{BUILDS}/{id}")).map_err(io_error(&fresh))?;
+    std::fs::rename(&fresh, &link).map_err(io_error(&link))
+}
+
+/// The published build of a build folder.
+pub fn current_build(dir: &Path) -> Result<PathBuf, IndexError> {
+    let link = dir.join(CURRENT_LINK);
+    let target = if cfg!(unix) {
+        std::fs::read_link(&link).ok()
+    } else {
+        std::fs::read_to_string(&link).ok().map(|s| PathBuf::from(s.trim()))
+    };
+    match target {
+        Some(target) if dir.join(&target).is_dir() => Ok(dir.join(target)),
+        _ => Err(IndexError::NoBuild { dir: dir.display().to_string() }),
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn publishing_switches_current_and_removes_older_builds() {
+        let dir = tempfile::tempdir().unwrap();
+        assert!(matches!(current_build(dir.path()), Err(IndexError::NoBuild { .. })));
+        let first = start_build(dir.path()).unwrap();
+        std::fs::write(first.staging.join("marker"), "1").unwrap();
+        let first_path = publish_build(first).unwrap();
+        assert_eq!(current_build(dir.path()).unwrap(), first_path);
+
+        // An interrupted build leaves current alone…
+        let interrupted = start_build(dir.path()).unwrap();
+        std::fs::write(interrupted.staging.join("marker"), "2").unwrap();
+        drop(interrupted);
+        assert_eq!(std::fs::read_to_string(current_build(dir.path()).unwrap().join("marker")).unwrap(), "1");
+
+        // …and the next build cleans its staging folder up and replaces the first.
+        let second = start_build(dir.path()).unwrap();
+        std::fs::write(second.staging.join("marker"), "3").unwrap();
+        let second_path = publish_build(second).unwrap();
+        assert_eq!(std::fs::read_to_string(current_build(dir.path()).unwrap().join("marker")).unwrap(), "3");
+        assert!(!first_path.exists());
+        let leftovers: Vec<_> = std::fs::read_dir(dir.path().join(BUILDS)).unwrap().flatten().collect();
+        assert_eq!(leftovers.len(), 1);
+        assert_eq!(leftovers[0].path(), second_path);
+    }
+}

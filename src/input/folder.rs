@@ -1,0 +1,162 @@
+//! A folder of pages, walked recursively in sorted path order (so builds are reproducible and
+//! "the first page of a replica group" is well defined).
+
+use std::collections::HashMap;
+use std::path::Path;
+
+use super::{ByteCounter, InputError, InputEvent, RawPage, SkipReason, Skipped, open_maybe_gzip, read_capped};
+
+/// The optional manifest mapping a page's path (relative to the folder) to its URL.
+pub const MANIFEST: &str = "urls.tsv";
+
+fn is_page(path: &Path) -> bool {
+    let name = path.file_name().map(|n| n.to_string_lossy().to_lowercase()).unwrap_or_default();
+    let name = name.strip_suffix(".gz").unwrap_or(&name);
+    [".html", ".htm", ".xhtml", ".shtml"].iter().any(|ext| name.ends_with(ext))
+}
+
+fn pages(dir: &Path) -> impl Iterator<Item = walkdir::Result<walkdir::DirEntry>> {
+    walkdir::WalkDir::new(dir)
+        .sort_by_file_name()
+        .into_iter()
+        .filter(|e| e.as_ref().map_or(true, |e| e.file_type().is_file() && is_page(e.path())))
+}
+
+pub fn size_on_disk(dir: &Path) -> u64 {
+    pages(dir).filter_map(Result::ok).filter_map(|e| e.metadata().ok()).map(|m| m.len()).sum()
+}
+
+fn read_manifest(dir: &Path) -> Result<HashMap<String, String>, InputError> {
+    let path = dir.join(MANIFEST);
+    let text = match std::fs::read_to_string(&path) {
+        Ok(text) => text,
+        Err(e) if e.kind() == std::io::ErrorKind::NotFound => return Ok(HashMap::new()),
+        Err(source) => {
+            return Err(InputError::Io { path: path.display().to_string(), source });
+        }
+    };
+    let mut map = HashMap::new();
+    for (n, line) in text.lines().enumerate() {
+        if line.trim().is_empty() || line.starts_with('#') {
+            continue;
+        }
+        let Some((rel, url)) = line.split_once('\t') else {
+            return Err(InputError::Format {
+                path: format!("{}:{}", path.display(), n + 1),
+                message: "expected <path><TAB><url>".into(),
+            });
+        };
+        map.insert(rel.trim().to_string(), url.trim().to_string());
+    }
+    Ok(map)
+}
+
+fn file_url(path: &Path) -> String {
+    let absolute = std::fs::canonicalize(path).unwrap_or_else(|_| path.to_path_buf());
+    url::Url::from_file_path(&absolute)
+        .map(|u| u.to_string())
+        .unwrap_or_else(|_| format!("file://{}", absolute.display()))
+}
+
+pub fn visit(
+    dir: &Path,
+    max_page_bytes: u64,
+    progress: &ByteCounter,
+    sink: &mut dyn FnMut(InputEvent) -> bool,
+) -> Result<(), InputError> {
+    let manifest = read_manifest(dir)?;
+    for entry in pages(dir) {
+        let event = match entry {
+            Err(e) => InputEvent::Skipped(Skipped {
+                origin: e.path().map_or_else(|| dir.display().to_string(), |p| p.display().to_string()),
+                reason: SkipReason::Unreadable,
+                detail: format!("cannot list: {e}"),
+            }),
+            Ok(entry) => read_page(dir, entry.path(), &manifest, max_page_bytes, progress),
+        };
+        if !sink(event) {
+            break;
+        }
+    }
+    Ok(())
+}
+
+fn read_page(
+    dir: &Path,
+    path: &Path,
+    manifest: &HashMap<String, String>,
+    max_page_bytes: u64,
+    progress: &ByteCounter,
+) -> InputEvent {
+    let origin = path.display().to_string();
+    let skipped = |reason, detail: String| InputEvent::Skipped(Skipped { origin: origin.clone(), reason, detail });
+    let bytes = match open_maybe_gzip(path, progress).and_then(|mut r| read_capped(&mut r, max_page_bytes)) {
+        Ok(Some(bytes)) => bytes,
+        Ok(None) => {
+            return skipped(
+                SkipReason::TooLarge,
+                format!("larger than {max_page_bytes} bytes; raise input.max_page_bytes to index it"),
+            );
+        }
+        Err(e) => return skipped(SkipReason::Unreadable, format!("cannot read: {e}")),
+    };
+    let relative = path.strip_prefix(dir).map(|p| p.to_string_lossy().replace('\\', "/")).unwrap_or_default();
+    let url = manifest.get(&relative).cloned().unwrap_or_else(|| file_url(path));
+    InputEvent::Page(RawPage { url, origin, bytes, http_charset: None })
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use std::io::Write;
+
+    fn collect(dir: &Path, max: u64) -> Vec<InputEvent> {
+        let mut events = Vec::new();
+        visit(dir, max, &ByteCounter::default(), &mut |e| {
+            events.push(e);
+            true
+        })
+        .unwrap();
+        events
+    }
+
+    #[test]
+    fn pages_are_read_in_path_order_with_manifest_urls() {
+        let dir = tempfile::tempdir().unwrap();
+        std::fs::create_dir(dir.path().join("sub")).unwrap();
+        std::fs::write(dir.path().join("b.html"), "<p>b").unwrap();
+        std::fs::write(dir.path().join("sub/a.htm"), "<p>a").unwrap();
+        std::fs::write(dir.path().join("notes.txt"), "not a page").unwrap();
+        let mut gz = flate2::write::GzEncoder::new(Vec::new(), flate2::Compression::default());
+        gz.write_all(b"<p>zipped").unwrap();
+        std::fs::write(dir.path().join("c.html.gz"), gz.finish().unwrap()).unwrap();
+        std::fs::write(dir.path().join(MANIFEST), "sub/a.htm\thttps://x.example/a\n").unwrap();
+
+        let pages: Vec<RawPage> = collect(dir.path(), 1000)
+            .into_iter()
+            .map(|e| match e {
+                InputEvent::Page(p) => p,
+                InputEvent::Skipped(s) => panic!("{s}"),
+            })
+            .collect();
+        assert_eq!(pages.len(), 3);
+        assert!(pages[0].url.starts_with("file://") && pages[0].url.ends_with("b.html"));
+        assert_eq!(pages[1].bytes, b"<p>zipped");
+        assert_eq!(pages[2].url, "https://x.example/a");
+    }
+
+    #[test]
+    fn oversized_and_corrupt_gzip_pages_are_skipped_with_a_reason() {
+        let dir = tempfile::tempdir().unwrap();
+        std::fs::write(dir.path().join("big.html"), vec![b'x'; 100]).unwrap();
+        std::fs::write(dir.path().join("broken.html.gz"), [0x1f, 0x8b, 8, 0, 1, 2, 3]).unwrap();
+        let reasons: Vec<SkipReason> = collect(dir.path(), 50)
+            .into_iter()
+            .map(|e| match e {
+                InputEvent::Skipped(s) => s.reason,
+                InputEvent::Page(p) => panic!("unexpected page {}", p.url),
+            })
+            .collect();
+        assert_eq!(reasons, [SkipReason::TooLarge, SkipReason::Unreadable]);
+    }
+}

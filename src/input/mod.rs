@@ -1,0 +1,243 @@
+//! Input: where pages come from.
+//!
+//! An input is a folder of pages (`.html`, `.htm`, also gzipped, recursive, with an optional
+//! `urls.tsv` manifest), a WARC file (plain or gzip), or a JSON Lines file of `{"url","html"}`.
+//! Each source is read by a visitor that hands every page, or the reason a record is not a
+//! page, to a sink. Sources never stop on a bad record: they report it and go on; only a source
+//! that cannot be opened at all is an error.
+
+mod folder;
+mod http;
+mod jsonl;
+mod warc;
+
+use std::fmt;
+use std::io::{self, Read};
+use std::path::{Path, PathBuf};
+use std::sync::Arc;
+use std::sync::atomic::{AtomicU64, Ordering};
+
+use serde::Serialize;
+
+/// A page as read, before decoding.
+#[derive(Debug, Clone)]
+pub struct RawPage {
+    /// The page identifier: its URL.
+    pub url: String,
+    /// Where it came from, for messages: a file path, or `file.warc.gz#record-N`.
+    pub origin: String,
+    pub bytes: Vec<u8>,
+    /// The charset of the HTTP `Content-Type` header, when the source had one.
+    pub http_charset: Option<String>,
+}
+
+/// Why a record did not become an indexed page.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, PartialOrd, Ord, Serialize)]
+#[serde(rename_all = "kebab-case")]
+pub enum SkipReason {
+    /// The file or record could not be read (I/O error, corrupt gzip).
+    Unreadable,
+    /// A WARC or JSON Lines record that is malformed; the rest of the file may be lost too.
+    BadRecord,
+    /// The HTTP status is not 2xx.
+    HttpStatus,
+    /// The content type is not HTML.
+    NotHtml,
+    /// Larger than `input.max_page_bytes`.
+    TooLarge,
+    /// No visible text and no images.
+    Empty,
+    /// The same URL was read before.
+    DuplicateUrl,
+}
+
+impl SkipReason {
+    pub fn as_str(self) -> &'static str {
+        match self {
+            SkipReason::Unreadable => "unreadable",
+            SkipReason::BadRecord => "bad-record",
+            SkipReason::HttpStatus => "http-status",
+            SkipReason::NotHtml => "not-html",
+            SkipReason::TooLarge => "too-large",
+            SkipReason::Empty => "empty",
+            SkipReason::DuplicateUrl => "duplicate-url",
+        }
+    }
+}
+
+impl fmt::Display for SkipReason {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.write_str(self.as_str())
+    }
+}
+
+/// A record that was not made into a page, with what to do about it.
+#[derive(Debug, Clone, Serialize)]
+pub struct Skipped {
+    pub origin: String,
+    pub reason: SkipReason,
+    pub detail: String,
+}
+
+impl fmt::Display for Skipped {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        write!(f, "{}: skipped ({}): {}", self.origin, self.reason, self.detail)
+    }
+}
+
+/// What a source hands to its sink.
+#[derive(Debug)]
+pub enum InputEvent {
+    Page(RawPage),
+    Skipped(Skipped),
+}
+
+/// An input that cannot be read at all.
+#[derive(Debug, thiserror::Error)]
+pub enum InputError {
+    #[error("{path}: no such file or folder; give a folder of .html files, a .warc/.warc.gz file or a .jsonl file")]
+    NotFound { path: String },
+    #[error("{path}: cannot read: {source}")]
+    Io { path: String, source: io::Error },
+    #[error("{path}: {message}")]
+    Format { path: String, message: String },
+}
+
+/// The kinds of input, told apart by file name.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub enum Source {
+    Folder(PathBuf),
+    Warc(PathBuf),
+    JsonLines(PathBuf),
+}
+
+impl Source {
+    /// Classifies a path given on the command line.
+    pub fn from_path(path: &Path) -> Result<Source, InputError> {
+        let display = path.display().to_string();
+        let meta = std::fs::metadata(path).map_err(|e| match e.kind() {
+            io::ErrorKind::NotFound => InputError::NotFound { path: display.clone() },
+            _ => InputError::Io { path: display.clone(), source: e },
+        })?;
+        if meta.is_dir() {
+            return Ok(Source::Folder(path.to_path_buf()));
+        }
+        let name = path.file_name().map(|n| n.to_string_lossy().to_lowercase()).unwrap_or_default();
+        let name = name.strip_suffix(".gz").unwrap_or(&name);
+        if name.ends_with(".warc") || name.ends_with(".arc") {
+            Ok(Source::Warc(path.to_path_buf()))
+        } else if name.ends_with(".jsonl") || name.ends_with(".ndjson") || name.ends_with(".json") {
+            Ok(Source::JsonLines(path.to_path_buf()))
+        } else {
+            Err(InputError::Format {
+                path: display,
+                message: "unknown input kind: expected a folder, a .warc[.gz] file or a .jsonl[.gz] file".into(),
+            })
+        }
+    }
+
+    /// Bytes on disk, for progress.
+    pub fn size_on_disk(&self) -> u64 {
+        match self {
+            Source::Folder(dir) => folder::size_on_disk(dir),
+            Source::Warc(p) | Source::JsonLines(p) => std::fs::metadata(p).map(|m| m.len()).unwrap_or(0),
+        }
+    }
+
+    /// Reads every page, handing each event to `sink`. `sink` returns `false` to stop early
+    /// (used by the stop-word sample). `progress` counts the bytes read from disk.
+    pub fn visit(
+        &self,
+        max_page_bytes: u64,
+        progress: &ByteCounter,
+        sink: &mut dyn FnMut(InputEvent) -> bool,
+    ) -> Result<(), InputError> {
+        match self {
+            Source::Folder(dir) => folder::visit(dir, max_page_bytes, progress, sink),
+            Source::Warc(path) => warc::visit(path, max_page_bytes, progress, sink),
+            Source::JsonLines(path) => jsonl::visit(path, max_page_bytes, progress, sink),
+        }
+    }
+}
+
+/// Bytes read from disk so far, shared with the progress display.
+#[derive(Debug, Clone, Default)]
+pub struct ByteCounter(Arc<AtomicU64>);
+
+impl ByteCounter {
+    pub fn get(&self) -> u64 {
+        self.0.load(Ordering::Relaxed)
+    }
+    fn add(&self, n: u64) {
+        self.0.fetch_add(n, Ordering::Relaxed);
+    }
+}
+
+/// A reader that adds what it reads to a [`ByteCounter`].
+struct CountingReader<R> {
+    inner: R,
+    counter: ByteCounter,
+}
+
+impl<R: Read> Read for CountingReader<R> {
+    fn read(&mut self, buf: &mut [u8]) -> io::Result<usize> {
+        let n = self.inner.read(buf)?;
+        self.counter.add(n as u64);
+        Ok(n)
+    }
+}
+
+/// Opens a file, transparently gunzipping it (multi-member gzip, as WARC files are) when it
+/// starts with the gzip magic bytes.
+fn open_maybe_gzip(path: &Path, counter: &ByteCounter) -> io::Result<Box<dyn Read + Send>> {
+    let mut file = std::fs::File::open(path)?;
+    let mut magic = [0u8; 2];
+    let n = read_up_to(&mut file, &mut magic)?;
+    use std::io::Seek;
+    file.seek(io::SeekFrom::Start(0))?;
+    let counted = CountingReader { inner: file, counter: counter.clone() };
+    if n == 2 && magic == [0x1f, 0x8b] {
+        Ok(Box::new(flate2::read::MultiGzDecoder::new(counted)))
+    } else {
+        Ok(Box::new(counted))
+    }
+}
+
+fn read_up_to(reader: &mut impl Read, buf: &mut [u8]) -> io::Result<usize> {
+    let mut filled = 0;
+    while filled < buf.len() {
+        match reader.read(&mut buf[filled..])? {
+            0 => break,
+            n => filled += n,
+        }
+    }
+    Ok(filled)
+}
+
+/// Reads at most `limit` bytes; `Ok(None)` when there was more.
+fn read_capped(reader: &mut impl Read, limit: u64) -> io::Result<Option<Vec<u8>>> {
+    let mut bytes = Vec::new();
+    reader.take(limit.saturating_add(1)).read_to_end(&mut bytes)?;
+    if bytes.len() as u64 > limit { Ok(None) } else { Ok(Some(bytes)) }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn sources_are_told_apart_by_name() {
+        let dir = tempfile::tempdir().unwrap();
+        let warc = dir.path().join("a.warc.gz");
+        let jsonl = dir.path().join("b.jsonl");
+        let other = dir.path().join("c.pdf");
+        for p in [&warc, &jsonl, &other] {
+            std::fs::write(p, b"").unwrap();
+        }
+        assert_eq!(Source::from_path(dir.path()).unwrap(), Source::Folder(dir.path().into()));
+        assert_eq!(Source::from_path(&warc).unwrap(), Source::Warc(warc.clone()));
+        assert_eq!(Source::from_path(&jsonl).unwrap(), Source::JsonLines(jsonl.clone()));
+        assert!(matches!(Source::from_path(&other), Err(InputError::Format { .. })));
+        assert!(matches!(Source::from_path(&dir.path().join("missing")), Err(InputError::NotFound { .. })));
+    }
+}

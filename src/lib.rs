@@ -1,0 +1,35 @@
+//! # indexer
+//!
+//! A search-engine indexer for web-page collections, following the DocView preprocessing
+//! framework (Zhang, Chen & Li, 2004). The library is the pipeline, one module per stage:
+//!
+//! ```text
+//! input → decode → tagtree → clean → replicas → docview → index → search / eval
+//! ```
+//!
+//! - [`input`]: folders of pages, WARC files, JSON Lines; each bad record reported, never fatal.
+//! - [`decode`]: charset sniffing as browsers do (BOM, HTTP, `<meta>`, detection).
+//! - [`text`]: the one tokenizer (jieba for CJK, UAX #29 otherwise), stop words, sentences.
+//! - [`tagtree`]: the markup tag tree of containers with weighty tags, text, links, images (§3.1).
+//! - [`clean`]: block weights (Algorithm 1), feature vectors (Formula 2), page type (§4.1),
+//!   topic content (§4.2).
+//! - [`replicas`]: exact and near replicas by MD5 fingerprints (§5).
+//! - [`docview`]: the DocView record (§2, §6).
+//! - [`index`]: the abstract and full-text Tantivy indexes, published atomically.
+//! - [`search`] and [`eval`]: BM25 search (abstract, full-text, tiered) and TREC evaluation.
+//! - [`build`]: the streaming, parallel pipeline behind `indexer build`.
+//!
+//! Every parameter lives in [`config::Config`].
+
+pub mod build;
+pub mod clean;
+pub mod config;
+pub mod decode;
+pub mod docview;
+pub mod eval;
+pub mod index;
+pub mod input;
+pub mod replicas;
+pub mod search;
+pub mod tagtree;
+pub mod text;

@@ -1,0 +1,387 @@
+//! The `indexer` command line: a thin layer over the library.
+//!
+//! Exit codes: 0 success; 1 a search or evaluation ran but found nothing; 2 an error (bad
+//! arguments, unreadable input, no build). A build that skipped some pages still exits 0:
+//! skipped pages are reported one per line on stderr and counted in the summary.
+
+use std::collections::HashMap;
+use std::io::{IsTerminal, Write};
+use std::path::{Path, PathBuf};
+use std::process::ExitCode;
+use std::sync::Mutex;
+
+use anyhow::{Context, Result, bail};
+use clap::{Args, Parser, Subcommand};
+use indicatif::{ProgressBar, ProgressStyle};
+
+use indexer::build::{BuildObserver, BuildSummary, build};
+use indexer::clean::CleanerKind;
+use indexer::config::Config;
+use indexer::eval::run::{read_topics, run_topics};
+use indexer::eval::score::{EvalOptions, Qrels, Run, evaluate};
+use indexer::input::{SkipReason, Skipped};
+use indexer::search::{Collection, IndexChoice};
+
+const DEFAULT_DIR: &str = "indexer-data";
+
+#[derive(Parser)]
+#[command(
+    name = "indexer",
+    version,
+    about = "Turn a crawl into a clean, searchable collection (DocView preprocessing).",
+    long_about = "Turn a crawl into a clean, searchable collection.\n\n\
+        `indexer build` reads pages (a folder of .html files, WARC files, or JSON Lines), \
+        removes template noise from each page (DocView cleaning), drops exact and near \
+        replicas, writes one DocView record per page (title, keywords, abstract, topic \
+        content, relevant links) and builds two Tantivy indexes: a small, precise abstract \
+        index and a full-text index. `indexer search` queries them.\n\n\
+        Quick start:\n  indexer build eval/sample-corpus/pages --dir /tmp/sample\n  \
+        indexer search \"sodium battery\" --dir /tmp/sample\n\n\
+        Exit codes: 0 success, 1 nothing found, 2 error.",
+    after_help = "Run `indexer <COMMAND> --help` for the options of each command."
+)]
+struct Cli {
+    #[command(subcommand)]
+    command: Command,
+}
+
+#[derive(Subcommand)]
+enum Command {
+    /// Build the DocView records and both indexes from pages, WARC or JSON Lines.
+    #[command(long_about = "Build the DocView records and both indexes.\n\n\
+        INPUT is a folder of pages (.html/.htm, also .gz; recursive; an optional urls.tsv \
+        manifest of <path><TAB><url> gives their URLs), a WARC file (.warc or .warc.gz: \
+        response records, URL from WARC-Target-URI, charset from the HTTP header), or a JSON \
+        Lines file of {\"url\": …, \"html\": …}. Give several to index them together.\n\n\
+        The build is written to DIR/builds/<id>/ and published by switching the link \
+        DIR/current to it when everything succeeded: a failed or interrupted build leaves \
+        the previous one searchable. A build folder holds docview.jsonl, replicas.tsv \
+        (removed<TAB>kept<TAB>exact|near), skipped.tsv, summary.json, the learned stop \
+        words, the effective config, and the indexes abstract/ and fulltext/.\n\n\
+        Bad pages are skipped with a one-line message naming the page and the reason; the \
+        build goes on.")]
+    Build(BuildArgs),
+    /// Search a build (BM25) and print ranked results.
+    #[command(long_about = "Search a build and print ranked results: rank, score, URL, title \
+        and a snippet of the abstract.\n\n\
+        Any text is a valid query: it is segmented like the pages (Chinese by jieba), \
+        stemmed, and matched as a bag of words with BM25. --index abstract searches titles, \
+        keywords and abstracts (precise); fulltext searches all visible text of the raw \
+        pages (the paper's baseline); tiered answers from the abstract index first and fills \
+        the rest from the full-text index.\n\nExit code 1 when nothing matched.")]
+    Search(SearchArgs),
+    /// Evaluate: write TREC runs, score them like trec_eval.
+    #[command(subcommand)]
+    Eval(EvalCommand),
+    /// Show what the pipeline makes of one page: tag tree, topic content, DocView record.
+    Inspect(InspectArgs),
+    /// Print the default configuration as TOML (every parameter, documented in the code).
+    Config,
+}
+
+#[derive(Args)]
+struct DirArg {
+    /// The build folder.
+    #[arg(long, default_value = DEFAULT_DIR, value_name = "DIR")]
+    dir: PathBuf,
+}
+
+#[derive(Args)]
+struct BuildArgs {
+    /// Folders of pages, WARC files, or JSON Lines files.
+    #[arg(required = true, value_name = "INPUT")]
+    inputs: Vec<PathBuf>,
+    #[command(flatten)]
+    dir: DirArg,
+    /// A TOML file overriding any parameter (see `indexer config`).
+    #[arg(long, value_name = "FILE")]
+    config: Option<PathBuf>,
+    /// The page cleaner.
+    #[arg(long, value_parser = clap::builder::PossibleValuesParser::new(CleanerKind::NAMES))]
+    cleaner: Option<String>,
+    /// The replica detector (`off` keeps every page).
+    #[arg(long, value_parser = ["docview", "off"])]
+    replicas: Option<String>,
+    /// Worker threads (default: all cores).
+    #[arg(long, value_name = "N")]
+    threads: Option<usize>,
+    /// Print the summary as JSON on stdout.
+    #[arg(long)]
+    json: bool,
+    /// No progress bar and no per-page messages (the summary is still printed).
+    #[arg(long, short)]
+    quiet: bool,
+}
+
+#[derive(Args)]
+struct SearchArgs {
+    /// The query.
+    query: String,
+    #[command(flatten)]
+    dir: DirArg,
+    /// Which index answers.
+    #[arg(long, default_value = "abstract", value_parser = clap::builder::PossibleValuesParser::new(IndexChoice::NAMES))]
+    index: String,
+    /// Number of results.
+    #[arg(short = 'n', long, default_value_t = 10)]
+    limit: usize,
+    /// One JSON object per result (JSON Lines).
+    #[arg(long)]
+    json: bool,
+}
+
+#[derive(Subcommand)]
+enum EvalCommand {
+    /// Run every topic of a topic file and write a TREC run file.
+    Run(EvalRunArgs),
+    /// Score a run against relevance judgments, like trec_eval.
+    Score(EvalScoreArgs),
+}
+
+#[derive(Args)]
+struct EvalRunArgs {
+    #[command(flatten)]
+    dir: DirArg,
+    /// Topics: `qid<TAB>query` lines or TREC <top> blocks.
+    #[arg(long, value_name = "FILE")]
+    topics: PathBuf,
+    #[arg(long, default_value = "abstract", value_parser = clap::builder::PossibleValuesParser::new(IndexChoice::NAMES))]
+    index: String,
+    /// Results per topic.
+    #[arg(short = 'n', long, default_value_t = 1000)]
+    limit: usize,
+    /// Where to write the run (`qid Q0 docno rank score tag`).
+    #[arg(long, value_name = "FILE")]
+    run: PathBuf,
+}
+
+#[derive(Args)]
+struct EvalScoreArgs {
+    /// Relevance judgments (`qid iter docno rel`).
+    #[arg(long, value_name = "FILE")]
+    qrels: PathBuf,
+    /// A TREC run file.
+    #[arg(long, value_name = "FILE")]
+    run: PathBuf,
+    /// Print every topic's measures too (trec_eval -q).
+    #[arg(short = 'q')]
+    per_topic: bool,
+    /// Average over every judged topic, scoring topics missing from the run as 0 (trec_eval -c).
+    #[arg(short = 'c', long)]
+    complete: bool,
+    /// Print JSON instead of trec_eval's text format.
+    #[arg(long)]
+    json: bool,
+}
+
+#[derive(Args)]
+struct InspectArgs {
+    /// An HTML file.
+    file: PathBuf,
+    /// The page's URL (resolves its links).
+    #[arg(long)]
+    url: Option<String>,
+    #[arg(long, value_parser = clap::builder::PossibleValuesParser::new(CleanerKind::NAMES))]
+    cleaner: Option<String>,
+    /// Print the tag tree outline too.
+    #[arg(long)]
+    tree: bool,
+}
+
+fn main() -> ExitCode {
+    let cli = Cli::parse();
+    match run(cli) {
+        Ok(code) => code,
+        Err(error) => {
+            eprintln!("indexer: {error:#}");
+            ExitCode::from(2)
+        }
+    }
+}
+
+fn run(cli: Cli) -> Result<ExitCode> {
+    match cli.command {
+        Command::Build(args) => build_command(args),
+        Command::Search(args) => search_command(args),
+        Command::Eval(EvalCommand::Run(args)) => eval_run_command(args),
+        Command::Eval(EvalCommand::Score(args)) => eval_score_command(args),
+        Command::Inspect(args) => inspect_command(args),
+        Command::Config => {
+            print!("{}", Config::default().to_toml());
+            Ok(ExitCode::SUCCESS)
+        }
+    }
+}
+
+fn load_config(path: Option<&Path>) -> Result<Config> {
+    Ok(match path {
+        Some(path) => Config::from_toml_file(path)?,
+        None => Config::default(),
+    })
+}
+
+/// Per-page messages are capped per reason so a bad crawl does not flood the terminal; all of
+/// them are in skipped.tsv.
+const MESSAGES_PER_REASON: usize = 10;
+
+struct CliObserver {
+    bar: Option<ProgressBar>,
+    quiet: bool,
+    shown: Mutex<HashMap<SkipReason, usize>>,
+}
+
+impl CliObserver {
+    fn say(&self, message: &str) {
+        match &self.bar {
+            Some(bar) => bar.println(message),
+            None => eprintln!("{message}"),
+        }
+    }
+}
+
+impl BuildObserver for CliObserver {
+    fn skipped(&self, skipped: &Skipped) {
+        if self.quiet {
+            return;
+        }
+        let mut shown = self.shown.lock().unwrap_or_else(|e| e.into_inner());
+        let count = shown.entry(skipped.reason).or_default();
+        *count += 1;
+        if *count <= MESSAGES_PER_REASON {
+            self.say(&format!("indexer: {skipped}"));
+        } else if *count == MESSAGES_PER_REASON + 1 {
+            self.say(&format!(
+                "indexer: more pages skipped as {}; all are listed in skipped.tsv of the build",
+                skipped.reason
+            ));
+        }
+    }
+
+    fn progress(&self, bytes_read: u64, total_bytes: u64, pages: usize) {
+        if let Some(bar) = &self.bar {
+            bar.set_length(total_bytes.max(bytes_read));
+            bar.set_position(bytes_read);
+            bar.set_message(format!("{pages} pages"));
+        }
+    }
+
+    fn warning(&self, message: &str) {
+        if !self.quiet {
+            self.say(&format!("indexer: warning: {message}"));
+        }
+    }
+}
+
+fn build_command(args: BuildArgs) -> Result<ExitCode> {
+    let mut config = load_config(args.config.as_deref())?;
+    if let Some(cleaner) = args.cleaner {
+        config.cleaning.cleaner = cleaner;
+    }
+    if let Some(replicas) = args.replicas {
+        config.replicas.detector = replicas;
+    }
+    if let Some(threads) = args.threads {
+        rayon::ThreadPoolBuilder::new()
+            .num_threads(threads.max(1))
+            .build_global()
+            .context("cannot set the number of threads")?;
+    }
+    let bar = (!args.quiet && std::io::stderr().is_terminal()).then(|| {
+        let bar = ProgressBar::new(0);
+        bar.set_style(
+            ProgressStyle::with_template("{spinner} {elapsed_precise} [{wide_bar}] {bytes}/{total_bytes} {msg}")
+                .unwrap_or_else(|_| ProgressStyle::default_bar()),
+        );
+        bar
+    });
+    let observer = CliObserver { bar, quiet: args.quiet, shown: Mutex::new(HashMap::new()) };
+    let result = build(&args.inputs, &args.dir.dir, &config, &observer);
+    if let Some(bar) = &observer.bar {
+        bar.finish_and_clear();
+    }
+    let summary: BuildSummary = result?;
+    if args.json {
+        println!("{}", serde_json::to_string(&summary)?);
+    } else {
+        println!("{summary}");
+    }
+    Ok(ExitCode::SUCCESS)
+}
+
+fn index_choice(name: &str) -> IndexChoice {
+    IndexChoice::from_name(name).unwrap_or(IndexChoice::Abstract)
+}
+
+fn search_command(args: SearchArgs) -> Result<ExitCode> {
+    let collection = Collection::open(&args.dir.dir)?;
+    let hits = collection.search(&args.query, index_choice(&args.index), args.limit)?;
+    let stdout = std::io::stdout();
+    let mut out = stdout.lock();
+    for hit in &hits {
+        if args.json {
+            writeln!(out, "{}", serde_json::to_string(hit)?)?;
+        } else {
+            writeln!(out, "{:>3}. {:<8.3} {}", hit.rank, hit.score, hit.url)?;
+            if !hit.title.is_empty() {
+                writeln!(out, "     {}", hit.title)?;
+            }
+            if !hit.snippet.is_empty() {
+                writeln!(out, "     {}", hit.snippet)?;
+            }
+        }
+    }
+    if hits.is_empty() {
+        if !args.json {
+            eprintln!("indexer: no results for {:?} in the {} index", args.query, args.index);
+        }
+        return Ok(ExitCode::from(1));
+    }
+    Ok(ExitCode::SUCCESS)
+}
+
+fn eval_run_command(args: EvalRunArgs) -> Result<ExitCode> {
+    let topics = read_topics(&args.topics)?;
+    let collection = Collection::open(&args.dir.dir)?;
+    let run =
+        run_topics(&collection, &topics, index_choice(&args.index), args.limit, &format!("indexer-{}", args.index))?;
+    std::fs::write(&args.run, &run).with_context(|| format!("cannot write the run to {}", args.run.display()))?;
+    eprintln!("indexer: {} topics, {} results written to {}", topics.len(), run.lines().count(), args.run.display());
+    Ok(ExitCode::SUCCESS)
+}
+
+fn eval_score_command(args: EvalScoreArgs) -> Result<ExitCode> {
+    let qrels = Qrels::from_path(&args.qrels)?;
+    let run = Run::from_path(&args.run)?;
+    let evaluation = evaluate(&qrels, &run, EvalOptions { complete: args.complete })?;
+    if args.json {
+        println!("{}", serde_json::to_string(&evaluation)?);
+    } else {
+        print!("{}", evaluation.to_trec_eval_text(args.per_topic));
+    }
+    Ok(ExitCode::SUCCESS)
+}
+
+fn inspect_command(args: InspectArgs) -> Result<ExitCode> {
+    use indexer::build::{PageContext, process_page};
+    use indexer::input::RawPage;
+    use indexer::text::StopWords;
+
+    let mut config = Config::default();
+    if let Some(cleaner) = args.cleaner {
+        config.cleaning.cleaner = cleaner;
+    }
+    let bytes = std::fs::read(&args.file).with_context(|| format!("cannot read {}", args.file.display()))?;
+    let url = args.url.unwrap_or_else(|| format!("file://{}", args.file.display()));
+    let stop_words = StopWords::generic();
+    let ctx = PageContext::new(&config, &stop_words);
+    let raw = RawPage { url, origin: args.file.display().to_string(), bytes, http_charset: None };
+    if args.tree {
+        let (tree, _) = ctx.tag_tree(&raw);
+        println!("{}", tree.outline());
+    }
+    match process_page(raw, &ctx) {
+        Ok(page) => println!("{}", serde_json::to_string_pretty(&page.record)?),
+        Err(skipped) => bail!("{skipped}"),
+    }
+    Ok(ExitCode::SUCCESS)
+}

@@ -1,0 +1,237 @@
+//! Search over a published build: BM25 over the abstract index, the full-text index, or both
+//! in tiers.
+//!
+//! Queries are analyzed with each field's own analyzer (our tokenizer, so Chinese is
+//! segmented by jieba) and turned into a disjunction of boosted term queries. We do not use
+//! Tantivy's query parser: it turns an unquoted Chinese word into a phrase query, and its
+//! syntax errors are no use to a search box. Any text is a valid query.
+
+use std::collections::HashSet;
+use std::path::Path;
+
+use serde::Serialize;
+use tantivy::collector::TopDocs;
+use tantivy::query::{BooleanQuery, BoostQuery, Occur, Query, TermQuery};
+use tantivy::schema::{IndexRecordOption, Value};
+use tantivy::{Index, IndexReader, ReloadPolicy, Searcher, TantivyDocument, Term};
+
+use crate::index::{IndexError, IndexKind, IndexSchema, current_build, register_tokenizers};
+use crate::text::split_sentences;
+
+/// Which index answers.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize)]
+#[serde(rename_all = "lowercase")]
+pub enum IndexChoice {
+    Abstract,
+    Fulltext,
+    /// The paper's hierarchical index (§7.3): the abstract index first, then the full-text
+    /// index fills the rest of the top k without duplicates.
+    Tiered,
+}
+
+impl IndexChoice {
+    pub const NAMES: &'static [&'static str] = &["abstract", "fulltext", "tiered"];
+
+    pub fn from_name(name: &str) -> Option<IndexChoice> {
+        match name {
+            "abstract" => Some(IndexChoice::Abstract),
+            "fulltext" => Some(IndexChoice::Fulltext),
+            "tiered" => Some(IndexChoice::Tiered),
+            _ => None,
+        }
+    }
+}
+
+/// One result.
+#[derive(Debug, Clone, PartialEq, Serialize)]
+pub struct SearchHit {
+    pub rank: usize,
+    pub score: f32,
+    pub url: String,
+    pub title: String,
+    pub snippet: String,
+    /// The index that found it (`abstract` or `fulltext`).
+    pub index: &'static str,
+}
+
+/// A search failure.
+#[derive(Debug, thiserror::Error)]
+pub enum SearchError {
+    #[error(transparent)]
+    Index(#[from] IndexError),
+    #[error("search failed: {0}")]
+    Tantivy(#[from] tantivy::TantivyError),
+}
+
+struct OpenIndex {
+    schema: IndexSchema,
+    index: Index,
+    reader: IndexReader,
+}
+
+impl OpenIndex {
+    fn open(build: &Path, kind: IndexKind) -> Result<OpenIndex, SearchError> {
+        let path = build.join(kind.name());
+        let index = Index::open_in_dir(&path)
+            .map_err(|source| IndexError::Tantivy { path: path.display().to_string(), source })?;
+        register_tokenizers(&index);
+        let reader = index.reader_builder().reload_policy(ReloadPolicy::Manual).try_into()?;
+        Ok(OpenIndex { schema: IndexSchema::load(kind).map_err(IndexError::from)?, index, reader })
+    }
+
+    /// The query's terms per searched field, boosted; `None` if no term survives analysis.
+    fn query(&self, text: &str) -> Result<Option<BooleanQuery>, SearchError> {
+        let mut clauses: Vec<(Occur, Box<dyn Query>)> = Vec::new();
+        let mut seen = HashSet::new();
+        for &(field, boost) in &self.schema.search_fields {
+            let mut analyzer = self.index.tokenizer_for_field(field)?;
+            let mut stream = analyzer.token_stream(text);
+            while stream.advance() {
+                let term = Term::from_field_text(field, &stream.token().text);
+                if seen.insert(term.clone()) {
+                    let query = TermQuery::new(term, IndexRecordOption::WithFreqs);
+                    clauses.push((Occur::Should, Box::new(BoostQuery::new(Box::new(query), boost))));
+                }
+            }
+        }
+        Ok((!clauses.is_empty()).then(|| BooleanQuery::new(clauses)))
+    }
+
+    /// The query's analyzed terms (for snippets).
+    fn query_terms(&self, text: &str) -> Result<HashSet<String>, SearchError> {
+        let Some(&(field, _)) = self.schema.search_fields.first() else {
+            return Ok(HashSet::new());
+        };
+        let mut analyzer = self.index.tokenizer_for_field(field)?;
+        let mut stream = analyzer.token_stream(text);
+        let mut out = HashSet::new();
+        while stream.advance() {
+            out.insert(stream.token().text.clone());
+        }
+        Ok(out)
+    }
+
+    fn search(&self, text: &str, limit: usize, skip: &HashSet<String>) -> Result<Vec<SearchHit>, SearchError> {
+        let Some(query) = self.query(text)? else {
+            return Ok(Vec::new());
+        };
+        let searcher = self.reader.searcher();
+        // Fetch enough to fill `limit` after skipping URLs already shown by an earlier tier.
+        let fetch = limit.saturating_add(skip.len()).max(1);
+        let top = searcher.search(&query, &TopDocs::with_limit(fetch).order_by_score())?;
+        let terms = self.query_terms(text)?;
+        let mut hits = Vec::new();
+        for (score, address) in top {
+            let doc: TantivyDocument = searcher.doc(address)?;
+            let url = stored_text(&doc, Some(self.schema.url));
+            if skip.contains(&url) {
+                continue;
+            }
+            let summary = stored_text(&doc, self.schema.summary);
+            hits.push(SearchHit {
+                rank: 0,
+                score,
+                url,
+                title: stored_text(&doc, self.schema.title),
+                snippet: self.snippet(&summary, &terms)?,
+                index: self.schema.kind.name(),
+            });
+            if hits.len() == limit {
+                break;
+            }
+        }
+        Ok(hits)
+    }
+
+    /// The abstract sentence with the most query terms, shortened.
+    fn snippet(&self, summary: &str, terms: &HashSet<String>) -> Result<String, SearchError> {
+        let mut best = ("", 0usize);
+        if let (Some(field), false) = (self.schema.search_fields.first().map(|f| f.0), terms.is_empty()) {
+            let mut analyzer = self.index.tokenizer_for_field(field)?;
+            for sentence in split_sentences(summary) {
+                let mut stream = analyzer.token_stream(sentence);
+                let mut matches = 0;
+                while stream.advance() {
+                    matches += usize::from(terms.contains(&stream.token().text));
+                }
+                if matches > best.1 {
+                    best = (sentence, matches);
+                }
+            }
+        }
+        let text = if best.1 > 0 { best.0 } else { summary };
+        Ok(shorten(text, 240))
+    }
+}
+
+fn stored_text(doc: &TantivyDocument, field: Option<tantivy::schema::Field>) -> String {
+    field.and_then(|f| doc.get_first(f)).and_then(|v| v.as_str().map(str::to_string)).unwrap_or_default()
+}
+
+fn shorten(text: &str, max_chars: usize) -> String {
+    match text.char_indices().nth(max_chars) {
+        None => text.to_string(),
+        Some((cut, _)) => {
+            let cut = text[..cut].rfind(' ').filter(|&i| i > cut / 2).unwrap_or(cut);
+            format!("{}…", &text[..cut])
+        }
+    }
+}
+
+/// The indexes of a published build, opened for searching.
+pub struct Collection {
+    abstract_index: OpenIndex,
+    fulltext: OpenIndex,
+}
+
+impl Collection {
+    /// Opens the current build of a build folder.
+    pub fn open(dir: &Path) -> Result<Collection, SearchError> {
+        let build = current_build(dir)?;
+        Ok(Collection {
+            abstract_index: OpenIndex::open(&build, IndexKind::Abstract)?,
+            fulltext: OpenIndex::open(&build, IndexKind::Fulltext)?,
+        })
+    }
+
+    /// The top `n` results for `query`, ranked 1..=n.
+    pub fn search(&self, query: &str, choice: IndexChoice, n: usize) -> Result<Vec<SearchHit>, SearchError> {
+        let none = HashSet::new();
+        let mut hits = match choice {
+            IndexChoice::Abstract => self.abstract_index.search(query, n, &none)?,
+            IndexChoice::Fulltext => self.fulltext.search(query, n, &none)?,
+            IndexChoice::Tiered => {
+                let mut hits = self.abstract_index.search(query, n, &none)?;
+                if hits.len() < n {
+                    let shown: HashSet<String> = hits.iter().map(|h| h.url.clone()).collect();
+                    hits.extend(self.fulltext.search(query, n - hits.len(), &shown)?);
+                }
+                hits
+            }
+        };
+        for (i, hit) in hits.iter_mut().enumerate() {
+            hit.rank = i + 1;
+        }
+        Ok(hits)
+    }
+
+    /// The searcher of one index (for statistics and evaluation).
+    pub fn searcher(&self, kind: IndexKind) -> Searcher {
+        match kind {
+            IndexKind::Abstract => self.abstract_index.reader.searcher(),
+            IndexKind::Fulltext => self.fulltext.reader.searcher(),
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn shorten_cuts_at_a_word() {
+        assert_eq!(shorten("short", 10), "short");
+        assert_eq!(shorten("one two three four", 10), "one two…");
+        assert_eq!(shorten("汉字汉字汉字", 4), "汉字汉字…");
+    }
+}

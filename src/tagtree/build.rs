@@ -1,0 +1,583 @@
+//! Building the tag tree from html5ever's DOM, iteratively.
+
+use std::collections::HashSet;
+
+use html5ever::tendril::TendrilSink;
+use html5ever::tree_builder::TreeBuilderOpts;
+use html5ever::{ParseOpts, parse_document};
+use markup5ever_rcdom::{Handle, NodeData, RcDom};
+
+use super::{BlockStats, BlockType, Image, Item, Link, Node, NodeId, TagTree, WeightyTag};
+use crate::config::TagTreeConfig;
+use crate::text::for_each_token;
+
+/// The paper's container tags plus today's block elements.
+const CONTAINERS: &[&str] = &[
+    "body",
+    "table",
+    "tr",
+    "td",
+    "th",
+    "p",
+    "div",
+    "section",
+    "article",
+    "main",
+    "aside",
+    "nav",
+    "header",
+    "footer",
+    "ul",
+    "ol",
+    "li",
+    "dl",
+    "form",
+    "blockquote",
+    "pre",
+    "figure",
+    "figcaption",
+    "center",
+    "fieldset",
+    "details",
+    "caption",
+    "address",
+    "menu",
+    "dialog",
+    "hgroup",
+    "search",
+];
+
+/// Block-level elements that are not containers: their edges break lines.
+const BREAKING: &[&str] =
+    &["h1", "h2", "h3", "h4", "h5", "h6", "dt", "dd", "hr", "legend", "summary", "tbody", "thead", "tfoot"];
+
+/// Elements whose content is never visible text. `noscript` is *not* here: the page is parsed
+/// with scripting off, so its fallback content (some forums keep their posts there) is kept.
+const INVISIBLE: &[&str] = &[
+    "head", "script", "style", "template", "svg", "math", "iframe", "object", "embed", "select", "textarea", "canvas",
+    "video", "audio", "map", "noembed", "noframes",
+];
+
+/// Words of an id/class that mark a block as outside the central area.
+const MARGIN_HINTS: &[&str] = &[
+    "nav",
+    "navbar",
+    "navigation",
+    "menu",
+    "header",
+    "footer",
+    "sidebar",
+    "aside",
+    "banner",
+    "breadcrumb",
+    "breadcrumbs",
+    "copyright",
+    "cookie",
+    "cookies",
+    "social",
+    "share",
+    "sharing",
+    "ad",
+    "ads",
+    "advert",
+    "advertisement",
+    "sponsor",
+    "sponsored",
+    "promo",
+    "related",
+    "widget",
+    "masthead",
+    "toolbar",
+    "topbar",
+    "subscribe",
+    "newsletter",
+    "login",
+    "comments",
+    "comment",
+    "popular",
+    "trending",
+    "tags",
+    "pagination",
+];
+
+/// Parses `html` (already decoded) and builds its tag tree. `weighty_tags` are the tags whose
+/// force Algorithm 1 uses (the keys of `block_weight.forces`).
+pub fn build_tag_tree(html: &str, config: &TagTreeConfig, weighty_tags: &HashSet<String>) -> TagTree {
+    let opts = ParseOpts {
+        tree_builder: TreeBuilderOpts { scripting_enabled: false, ..Default::default() },
+        ..Default::default()
+    };
+    let dom = parse_document(RcDom::default(), opts).one(html);
+    let mut builder = Builder::new(config, weighty_tags);
+    builder.walk(&dom.document);
+    builder.finish()
+}
+
+enum Frame {
+    Enter(Handle),
+    PopContainer,
+    EndLink(Option<usize>),
+    EndWeighty,
+    Break,
+    EndTitle,
+}
+
+struct Builder<'a> {
+    config: &'a TagTreeConfig,
+    weighty_tags: &'a HashSet<String>,
+    tree: TagTree,
+    /// The container stack; the top is where content goes.
+    containers: Vec<NodeId>,
+    link: Option<usize>,
+    /// Open weighty tags: (container, index in its `weighty`).
+    weighty: Vec<(NodeId, usize)>,
+    in_title: bool,
+}
+
+impl<'a> Builder<'a> {
+    fn new(config: &'a TagTreeConfig, weighty_tags: &'a HashSet<String>) -> Self {
+        let root = Node {
+            tag: "#root".into(),
+            hint: String::new(),
+            parent: None,
+            children: Vec::new(),
+            items: Vec::new(),
+            terms: Vec::new(),
+            own: BlockStats::default(),
+            subtree: BlockStats::default(),
+            weighty: Vec::new(),
+            own_type: BlockType::Empty,
+            block_type: BlockType::Empty,
+            margin: false,
+        };
+        Builder {
+            config,
+            weighty_tags,
+            tree: TagTree {
+                nodes: vec![root],
+                links: Vec::new(),
+                images: Vec::new(),
+                title: String::new(),
+                description: None,
+                lang: None,
+                depth_capped: false,
+            },
+            containers: vec![TagTree::ROOT],
+            link: None,
+            weighty: Vec::new(),
+            in_title: false,
+        }
+    }
+
+    fn current(&self) -> NodeId {
+        *self.containers.last().expect("the root is never popped")
+    }
+
+    fn walk(&mut self, document: &Handle) {
+        let mut stack: Vec<Frame> = document.children.borrow().iter().rev().cloned().map(Frame::Enter).collect();
+        while let Some(frame) = stack.pop() {
+            match frame {
+                Frame::Enter(handle) => self.enter(&handle, &mut stack),
+                Frame::PopContainer => {
+                    self.containers.pop();
+                }
+                Frame::EndLink(previous) => self.link = previous,
+                Frame::EndWeighty => {
+                    self.weighty.pop();
+                }
+                Frame::Break => self.push_break(),
+                Frame::EndTitle => self.in_title = false,
+            }
+        }
+    }
+
+    fn enter(&mut self, handle: &Handle, stack: &mut Vec<Frame>) {
+        match &handle.data {
+            NodeData::Text { contents } => {
+                let text = contents.borrow();
+                if self.in_title {
+                    self.tree.title.push_str(&text);
+                } else {
+                    self.push_text(&text);
+                }
+            }
+            NodeData::Element { name, attrs, .. } => {
+                let tag: &str = &name.local;
+                let attrs = attrs.borrow();
+                let attr = |key: &str| attrs.iter().find(|a| &*a.name.local == key).map(|a| a.value.to_string());
+                match tag {
+                    "html" => {
+                        self.tree.lang = attr("lang").filter(|l| !l.trim().is_empty());
+                    }
+                    "head" => {
+                        // Only the title and the description are taken from the head.
+                        for child in handle.children.borrow().iter().rev() {
+                            if let NodeData::Element { name, .. } = &child.data {
+                                if matches!(&*name.local, "title" | "meta") {
+                                    stack.push(Frame::Enter(child.clone()));
+                                }
+                            }
+                        }
+                        return;
+                    }
+                    "title" => {
+                        if self.tree.title.is_empty() {
+                            self.in_title = true;
+                            stack.push(Frame::EndTitle);
+                            push_children(handle, stack);
+                        }
+                        return;
+                    }
+                    "meta" => {
+                        if attr("name").is_some_and(|n| n.eq_ignore_ascii_case("description")) {
+                            self.tree.description = attr("content").map(|c| collapse_whitespace(&c));
+                        }
+                        return;
+                    }
+                    _ => {}
+                }
+                if INVISIBLE.contains(&tag) || is_hidden(&attr("hidden"), &attr("style")) {
+                    return;
+                }
+                match tag {
+                    "img" => {
+                        let src = attr("src").or_else(|| attr("data-src")).unwrap_or_default();
+                        let size =
+                            |key: &str| attr(key).and_then(|v| v.trim().trim_end_matches("px").parse::<u32>().ok());
+                        let (width, height) = (size("width"), size("height"));
+                        self.push_image(src, attr("alt").unwrap_or_default(), width, height);
+                        return;
+                    }
+                    "br" => {
+                        self.push_break();
+                        return;
+                    }
+                    _ => {}
+                }
+                if CONTAINERS.contains(&tag) && self.containers.len() <= self.config.max_depth {
+                    let hint =
+                        [attr("id"), attr("class")].into_iter().flatten().collect::<Vec<_>>().join(" ").to_lowercase();
+                    self.open_container(tag, hint);
+                    stack.push(Frame::PopContainer);
+                } else if CONTAINERS.contains(&tag) {
+                    self.tree.depth_capped = true;
+                    self.push_break();
+                    stack.push(Frame::Break);
+                }
+                if BREAKING.contains(&tag) {
+                    self.push_break();
+                    stack.push(Frame::Break);
+                }
+                if tag == "a" {
+                    if let Some(href) = attr("href") {
+                        let node = self.current();
+                        self.tree.links.push(Link { href: href.trim().to_string(), anchor: String::new(), node });
+                        let index = self.tree.links.len() - 1;
+                        self.count(|s| s.links += 1);
+                        stack.push(Frame::EndLink(self.link.replace(index)));
+                    }
+                }
+                if self.weighty_tags.contains(tag) {
+                    let node = self.current();
+                    self.tree.nodes[node].weighty.push(WeightyTag {
+                        tag: tag.to_string(),
+                        text: String::new(),
+                        terms: 0,
+                        anchor_terms: 0,
+                        images: 0,
+                    });
+                    self.weighty.push((node, self.tree.nodes[node].weighty.len() - 1));
+                    stack.push(Frame::EndWeighty);
+                }
+                push_children(handle, stack);
+            }
+            NodeData::Document => push_children(handle, stack),
+            _ => {}
+        }
+    }
+
+    fn open_container(&mut self, tag: &str, hint: String) {
+        let parent = self.current();
+        let id = self.tree.nodes.len();
+        self.tree.nodes.push(Node {
+            tag: tag.to_string(),
+            hint,
+            parent: Some(parent),
+            children: Vec::new(),
+            items: Vec::new(),
+            terms: Vec::new(),
+            own: BlockStats::default(),
+            subtree: BlockStats::default(),
+            weighty: Vec::new(),
+            own_type: BlockType::Empty,
+            block_type: BlockType::Empty,
+            margin: false,
+        });
+        let parent_node = &mut self.tree.nodes[parent];
+        parent_node.children.push(id);
+        parent_node.items.push(Item::Child(id));
+        self.containers.push(id);
+    }
+
+    /// Adds to the current container's own stats.
+    fn count(&mut self, f: impl Fn(&mut BlockStats)) {
+        let node = self.current();
+        f(&mut self.tree.nodes[node].own);
+    }
+
+    fn push_text(&mut self, raw: &str) {
+        let text = collapse_whitespace_keep_edges(raw);
+        if text.is_empty() {
+            return;
+        }
+        let node_id = self.current();
+        let link = self.link;
+        let node = &mut self.tree.nodes[node_id];
+        // Merge with the previous text item of the same link, so items stay few.
+        match node.items.last_mut() {
+            Some(Item::Text { text: previous, link: l }) if *l == link => {
+                if !(previous.ends_with(' ') && text.starts_with(' ')) {
+                    previous.push_str(&text);
+                } else {
+                    previous.push_str(&text[1..]);
+                }
+            }
+            _ => {
+                if text == " " && !matches!(node.items.last(), Some(Item::Text { .. })) {
+                    return;
+                }
+                node.items.push(Item::Text { text: text.clone(), link });
+            }
+        }
+        let mut count = 0usize;
+        for_each_token(&text, |token| {
+            node.terms.push(token.text.into_owned());
+            count += 1;
+        });
+        node.own.terms += count;
+        if let Some(index) = link {
+            node.own.anchor_terms += count;
+            let anchor = &mut self.tree.links[index].anchor;
+            anchor.push_str(&text);
+        }
+        for &(container, index) in &self.weighty {
+            let w = &mut self.tree.nodes[container].weighty[index];
+            if w.tag.starts_with('h') && w.text.len() < 1024 {
+                w.text.push_str(&text);
+            }
+            w.terms += count;
+            if link.is_some() {
+                w.anchor_terms += count;
+            }
+        }
+    }
+
+    fn push_image(&mut self, src: String, alt: String, width: Option<u32>, height: Option<u32>) {
+        let node = self.current();
+        self.tree.images.push(Image { src, alt: collapse_whitespace(&alt), node, link: self.link, width, height });
+        let index = self.tree.images.len() - 1;
+        self.tree.nodes[node].items.push(Item::Image(index));
+        self.count(|s| s.images += 1);
+        for &(container, w) in &self.weighty {
+            self.tree.nodes[container].weighty[w].images += 1;
+        }
+    }
+
+    fn push_break(&mut self) {
+        let node = self.current();
+        let items = &mut self.tree.nodes[node].items;
+        if !matches!(items.last(), None | Some(Item::Break) | Some(Item::Child(_))) {
+            items.push(Item::Break);
+        }
+    }
+
+    fn finish(mut self) -> TagTree {
+        let tree = &mut self.tree;
+        tree.title = collapse_whitespace(&tree.title);
+        for link in &mut tree.links {
+            link.anchor = collapse_whitespace(&link.anchor);
+        }
+        // Bottom-up: children have larger ids than their parent.
+        for id in (0..tree.nodes.len()).rev() {
+            let node = &mut tree.nodes[id];
+            let mut subtree = node.own;
+            subtree.add(&node.subtree);
+            node.subtree = subtree;
+            node.own_type = node.own.block_type(self.config.hub_anchor_ratio, self.config.image_term_ratio);
+            node.block_type = subtree.block_type(self.config.hub_anchor_ratio, self.config.image_term_ratio);
+            if let Some(parent) = node.parent {
+                let s = subtree;
+                tree.nodes[parent].subtree.add(&s);
+            }
+        }
+        // Top-down: the margin flag. A hint alone never marks a block holding most of the
+        // page's text (wrappers like `<div class="page has-sidebar">`).
+        let page_terms = tree.nodes[TagTree::ROOT].subtree.terms.max(1);
+        for id in 1..tree.nodes.len() {
+            let parent_margin = tree.nodes[id].parent.is_some_and(|p| tree.nodes[p].margin);
+            let in_article = tree.ancestors(id).any(|a| matches!(tree.nodes[a].tag.as_str(), "article" | "main"));
+            let node = &tree.nodes[id];
+            let by_tag = match node.tag.as_str() {
+                "nav" | "aside" | "menu" => true,
+                "header" | "footer" => !in_article,
+                _ => false,
+            };
+            let by_hint = has_margin_hint(&node.hint) && node.subtree.terms * 2 < page_terms;
+            tree.nodes[id].margin = parent_margin || by_tag || by_hint;
+        }
+        self.tree
+    }
+}
+
+fn push_children(handle: &Handle, stack: &mut Vec<Frame>) {
+    stack.extend(handle.children.borrow().iter().rev().cloned().map(Frame::Enter));
+}
+
+fn is_hidden(hidden: &Option<String>, style: &Option<String>) -> bool {
+    if hidden.is_some() {
+        return true;
+    }
+    style.as_deref().is_some_and(|s| {
+        let s: String = s.chars().filter(|c| !c.is_whitespace()).collect::<String>().to_ascii_lowercase();
+        s.contains("display:none") || s.contains("visibility:hidden")
+    })
+}
+
+fn has_margin_hint(hint: &str) -> bool {
+    !hint.is_empty() && hint.split(|c: char| !c.is_ascii_alphanumeric()).any(|word| MARGIN_HINTS.contains(&word))
+}
+
+/// Collapses runs of white space to one space and trims.
+pub(crate) fn collapse_whitespace(text: &str) -> String {
+    text.split_whitespace().collect::<Vec<_>>().join(" ")
+}
+
+/// Collapses runs of white space to one space, keeping one space at either edge (inline
+/// elements are separated from their neighbours by such spaces).
+fn collapse_whitespace_keep_edges(text: &str) -> String {
+    let mut out = String::with_capacity(text.len());
+    let mut in_space = false;
+    for c in text.chars() {
+        if c.is_whitespace() {
+            if !in_space {
+                out.push(' ');
+            }
+            in_space = true;
+        } else {
+            out.push(c);
+            in_space = false;
+        }
+    }
+    out
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::config::Config;
+
+    fn tree(html: &str) -> TagTree {
+        let config = Config::default();
+        let weighty = config.block_weight.forces.keys().cloned().collect();
+        build_tag_tree(html, &config.tag_tree, &weighty)
+    }
+
+    fn find(tree: &TagTree, hint: &str) -> NodeId {
+        tree.nodes.iter().position(|n| n.hint == hint).unwrap()
+    }
+
+    #[test]
+    fn containers_carry_text_links_images_and_weighty_tags() {
+        let t = tree(
+            "<html lang=en><head><title> A  page </title><meta name=description content='About it'><script>var x='hidden';</script></head>\
+             <body><div id=nav><a href='/a'>Home page</a> <a href='/b'>News</a></div>\
+             <div id=main><h1>Big <b>news</b></h1><p>Some <strong>strong</strong> words here.</p><img src='x.png' alt='a cat'></div></body></html>",
+        );
+        assert_eq!(t.title, "A page");
+        assert_eq!(t.description.as_deref(), Some("About it"));
+        assert_eq!(t.lang.as_deref(), Some("en"));
+        let nav = find(&t, "nav");
+        assert_eq!(t.nodes[nav].own, BlockStats { terms: 3, anchor_terms: 3, links: 2, images: 0 });
+        assert_eq!(t.nodes[nav].block_type, BlockType::Hub);
+        let main = find(&t, "main");
+        assert_eq!(t.nodes[main].own.images, 1);
+        assert_eq!(t.nodes[main].weighty.iter().map(|w| w.tag.as_str()).collect::<Vec<_>>(), ["h1", "b"]);
+        assert_eq!(t.nodes[main].weighty[0].terms, 2);
+        assert_eq!(t.nodes[main].subtree.terms, 6);
+        let p = t.nodes[main].children[0];
+        assert_eq!(t.nodes[p].terms, ["some", "strong", "words", "here"]);
+        assert_eq!(t.links[0].anchor, "Home page");
+        assert_eq!(t.images[0].alt, "a cat");
+        assert!(!t.visible_text().contains("hidden"));
+    }
+
+    #[test]
+    fn noscript_content_is_kept_and_hidden_blocks_dropped() {
+        let t = tree(
+            "<body><noscript><div class=post>Real forum post text</div></noscript><div hidden>secret</div><p style='display: none'>gone</p></body>",
+        );
+        let text = t.visible_text();
+        assert!(text.contains("Real forum post text"), "{text}");
+        assert!(!text.contains("secret") && !text.contains("gone"));
+    }
+
+    #[test]
+    fn margin_blocks_by_tag_and_hint() {
+        let t = tree(
+            "<body><header><a href=/>Logo</a></header><article><header><h1>Title</h1></header><p>Text of the article body.</p></article>\
+             <div class='widget popular'><a href=/x>x</a></div><footer>(c) 2024</footer></body>",
+        );
+        let margin: Vec<(&str, bool)> = t.nodes[1..].iter().map(|n| (n.tag.as_str(), n.margin)).collect();
+        assert_eq!(
+            margin,
+            [
+                ("body", false),
+                ("header", true),
+                ("article", false),
+                ("header", false),
+                ("p", false),
+                ("div", true),
+                ("footer", true)
+            ]
+        );
+    }
+
+    #[test]
+    fn deep_nesting_is_capped_not_recursed() {
+        let depth = 20_000;
+        let html = format!("{}deep text{}", "<div>".repeat(depth), "</div>".repeat(depth));
+        let t = tree(&html);
+        assert!(t.depth_capped);
+        assert!(t.nodes.len() <= Config::default().tag_tree.max_depth + 2);
+        assert!(t.visible_text().contains("deep text"));
+    }
+
+    #[test]
+    fn the_heading_matching_the_title_is_found() {
+        let t = tree(
+            "<head><title>Sodium cells reach 160 Wh/kg | TechWire</title></head><body><div id=top><h2>Latest news</h2></div>\
+             <div id=story><h1>Sodium cells reach 160 Wh/kg</h1><p>Text.</p></div></body>",
+        );
+        assert_eq!(t.title_heading(), Some(find(&t, "story")));
+        assert_eq!(tree("<title>Home</title><h1>Welcome to our shop</h1>").title_heading(), None);
+    }
+
+    #[test]
+    fn icons_and_linked_thumbnails_are_not_content_images() {
+        let t = tree(
+            "<body><img src=a.jpg><img src=i.png width=16 height=16><a href=/post><img src=t.jpg></a><a href=big.jpg><img src=s.jpg></a></body>",
+        );
+        let content: Vec<bool> = t.images.iter().map(|i| i.is_content(&t.links)).collect();
+        assert_eq!(content, [true, false, false, true]);
+    }
+
+    #[test]
+    fn lca_and_descendants() {
+        let t = tree("<body><div id=a><p id=b>one</p><p id=c>two</p></div></body>");
+        let (a, b, c) = (find(&t, "a"), find(&t, "b"), find(&t, "c"));
+        assert_eq!(t.lowest_common_ancestor(&[b, c]), Some(a));
+        assert_eq!(t.lowest_common_ancestor(&[b]), Some(b));
+        assert_eq!(t.descendants(a), [a, b, c]);
+        assert!(t.contains(a, c) && !t.contains(b, c));
+    }
+}

@@ -1,0 +1,263 @@
+//! The markup tag tree of §3.1.
+//!
+//! The DOM is reduced to a tree of *container* nodes (the paper's TABLE, TR, TD, P, DIV, plus
+//! the HTML5 blocks: section, article, main, aside, nav, header, footer, lists, forms …). Text,
+//! links, images and *weighty* tags (B, STRONG, H1 …) are attached to the container they stand
+//! in, in document order, so that a container is a content block. Each node carries its counts
+//! of terms, anchor terms, links and images, and a block type: hub when anchor terms dominate,
+//! image when images outweigh terms, topic otherwise.
+//!
+//! Invariants: node 0 is the root; a node's id is greater than its parent's (nodes are created
+//! in document order), so bottom-up passes iterate ids in reverse; every walk is iterative
+//! (deep markup must not overflow the stack) and container depth is capped by
+//! `tag_tree.max_depth`.
+
+mod build;
+mod render;
+
+use serde::{Deserialize, Serialize};
+
+pub use build::build_tag_tree;
+
+/// Index of a node in [`TagTree::nodes`].
+pub type NodeId = usize;
+
+/// The paper's three block (and page) types, plus blocks with nothing in them.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, Serialize, Deserialize)]
+#[serde(rename_all = "lowercase")]
+pub enum BlockType {
+    Topic,
+    Hub,
+    Image,
+    Empty,
+}
+
+impl BlockType {
+    pub fn as_str(self) -> &'static str {
+        match self {
+            BlockType::Topic => "topic",
+            BlockType::Hub => "hub",
+            BlockType::Image => "image",
+            BlockType::Empty => "empty",
+        }
+    }
+}
+
+/// Counts that describe a block's content (§3.1).
+#[derive(Debug, Clone, Copy, Default, PartialEq, Eq, Serialize)]
+pub struct BlockStats {
+    pub terms: usize,
+    pub anchor_terms: usize,
+    pub links: usize,
+    pub images: usize,
+}
+
+impl BlockStats {
+    fn add(&mut self, other: &BlockStats) {
+        self.terms += other.terms;
+        self.anchor_terms += other.anchor_terms;
+        self.links += other.links;
+        self.images += other.images;
+    }
+
+    /// The block type by the thresholds of §3.1.
+    pub fn block_type(&self, hub_anchor_ratio: f64, image_term_ratio: f64) -> BlockType {
+        if self.terms == 0 {
+            return if self.images > 0 { BlockType::Image } else { BlockType::Empty };
+        }
+        if self.anchor_terms as f64 / self.terms as f64 > hub_anchor_ratio {
+            BlockType::Hub
+        } else if self.images as f64 / self.terms as f64 > image_term_ratio {
+            BlockType::Image
+        } else {
+            BlockType::Topic
+        }
+    }
+
+    /// Share of the terms that are anchor text.
+    pub fn link_density(&self) -> f64 {
+        if self.terms == 0 { 0.0 } else { self.anchor_terms as f64 / self.terms as f64 }
+    }
+}
+
+/// What a container holds, in document order.
+#[derive(Debug, Clone, PartialEq)]
+pub enum Item {
+    /// Visible text; `link` is the index of the enclosing link in [`TagTree::links`].
+    Text { text: String, link: Option<usize> },
+    /// A nested container.
+    Child(NodeId),
+    /// An image, index into [`TagTree::images`].
+    Image(usize),
+    /// A line break: `<br>`, or the edge of a block-level element that is not a container
+    /// (a heading).
+    Break,
+}
+
+/// A weighty tag attached to a container (§3.1), with what it encloses, for the
+/// pseudo-weighty filter of §3.2.
+#[derive(Debug, Clone, PartialEq, Serialize)]
+pub struct WeightyTag {
+    pub tag: String,
+    /// The enclosed text, kept for headings only (h1–h6): it locates the article by its title.
+    pub text: String,
+    pub terms: usize,
+    pub anchor_terms: usize,
+    pub images: usize,
+}
+
+/// A hyperlink with its anchor text.
+#[derive(Debug, Clone, PartialEq, Serialize)]
+pub struct Link {
+    /// The `href` as written in the page (resolve it against the page URL to use it).
+    pub href: String,
+    pub anchor: String,
+    pub node: NodeId,
+}
+
+/// An image with its alternative text.
+#[derive(Debug, Clone, PartialEq, Serialize)]
+pub struct Image {
+    pub src: String,
+    pub alt: String,
+    pub node: NodeId,
+    pub link: Option<usize>,
+    /// The declared `width`/`height`, when given as plain numbers.
+    pub width: Option<u32>,
+    pub height: Option<u32>,
+}
+
+impl Image {
+    /// Whether the image is content rather than an icon, spacer or linked thumbnail: not
+    /// declared tiny, and not inside a link unless the link leads to an image file (galleries
+    /// link pictures to their full-size versions).
+    pub fn is_content(&self, links: &[Link]) -> bool {
+        const ICON: u32 = 64;
+        let tiny = self.width.is_some_and(|w| w <= ICON) || self.height.is_some_and(|h| h <= ICON);
+        let linked_elsewhere = self.link.is_some_and(|l| {
+            let href = links[l].href.to_ascii_lowercase();
+            let path = href.split(['?', '#']).next().unwrap_or("");
+            ![".jpg", ".jpeg", ".png", ".gif", ".webp", ".avif"].iter().any(|ext| path.ends_with(ext))
+        });
+        !tiny && !linked_elsewhere
+    }
+}
+
+/// A container node: a content block.
+#[derive(Debug, Clone)]
+pub struct Node {
+    /// Lower-case tag name; `#root` for the root.
+    pub tag: String,
+    /// The `id` and `class` values, lower-cased and space separated (layout hints).
+    pub hint: String,
+    pub parent: Option<NodeId>,
+    pub children: Vec<NodeId>,
+    pub items: Vec<Item>,
+    /// The node's own terms (not its children's), anchor text included, in order.
+    pub terms: Vec<String>,
+    pub own: BlockStats,
+    pub subtree: BlockStats,
+    pub weighty: Vec<WeightyTag>,
+    /// Type of the node's own content.
+    pub own_type: BlockType,
+    /// Type of the whole block (the node and its descendants).
+    pub block_type: BlockType,
+    /// Outside the central area of the page (§4.1): in a header, footer, navigation or
+    /// sidebar, known by its tag or by its id/class.
+    pub margin: bool,
+}
+
+/// The markup tag tree of one page.
+#[derive(Debug, Clone)]
+pub struct TagTree {
+    pub nodes: Vec<Node>,
+    pub links: Vec<Link>,
+    pub images: Vec<Image>,
+    /// The text of `<title>`, white space collapsed.
+    pub title: String,
+    /// `<meta name="description">`, if any.
+    pub description: Option<String>,
+    /// The declared language (`<html lang>`), if any.
+    pub lang: Option<String>,
+    /// Containers nested deeper than the cap were flattened.
+    pub depth_capped: bool,
+}
+
+impl TagTree {
+    pub const ROOT: NodeId = 0;
+
+    /// Whether the node has no container children: the paper's leaf.
+    pub fn is_leaf(&self, id: NodeId) -> bool {
+        self.nodes[id].children.is_empty()
+    }
+
+    /// Ids of `id` and all its descendants, in document order.
+    pub fn descendants(&self, id: NodeId) -> Vec<NodeId> {
+        let mut out = Vec::new();
+        let mut stack = vec![id];
+        while let Some(n) = stack.pop() {
+            out.push(n);
+            stack.extend(self.nodes[n].children.iter().rev());
+        }
+        out
+    }
+
+    /// Ancestors of `id`, nearest first, excluding `id`.
+    pub fn ancestors(&self, id: NodeId) -> impl Iterator<Item = NodeId> + '_ {
+        std::iter::successors(self.nodes[id].parent, move |&n| self.nodes[n].parent)
+    }
+
+    /// Whether `ancestor` is `id` or one of its ancestors.
+    pub fn contains(&self, ancestor: NodeId, id: NodeId) -> bool {
+        id == ancestor || self.ancestors(id).any(|a| a == ancestor)
+    }
+
+    /// The heading (h1–h3, outside the margins) that best matches the page `<title>`: at
+    /// least two terms, and at least 80% of them in the title. Pages title themselves
+    /// "Headline | Site", so this finds the headline of the article.
+    pub fn title_heading(&self) -> Option<NodeId> {
+        let title: std::collections::HashSet<String> = crate::text::terms(&self.title).into_iter().collect();
+        if title.is_empty() {
+            return None;
+        }
+        let mut best: Option<(NodeId, f64, usize)> = None;
+        for (id, node) in self.nodes.iter().enumerate() {
+            if node.margin {
+                continue;
+            }
+            for heading in node.weighty.iter().filter(|w| matches!(w.tag.as_str(), "h1" | "h2" | "h3")) {
+                let terms = crate::text::terms(&heading.text);
+                if terms.len() < 2 {
+                    continue;
+                }
+                let overlap = terms.iter().filter(|t| title.contains(*t)).count() as f64 / terms.len() as f64;
+                let rank = heading.tag.as_bytes()[1] as usize;
+                let better = best.is_none_or(|(_, o, r)| overlap > o + 1e-9 || (overlap >= o - 1e-9 && rank < r));
+                if overlap >= 0.8 && better {
+                    best = Some((id, overlap, rank));
+                }
+            }
+        }
+        best.map(|(id, _, _)| id)
+    }
+
+    /// The lowest common ancestor of a non-empty set of nodes.
+    pub fn lowest_common_ancestor(&self, ids: &[NodeId]) -> Option<NodeId> {
+        let (&first, rest) = ids.split_first()?;
+        let mut path: Vec<NodeId> = std::iter::once(first).chain(self.ancestors(first)).collect();
+        path.reverse(); // root first
+        let mut depth = path.len();
+        for &id in rest {
+            let mut chain: Vec<NodeId> = std::iter::once(id).chain(self.ancestors(id)).collect();
+            chain.reverse();
+            let common = path.iter().zip(&chain).take_while(|(a, b)| a == b).count();
+            depth = depth.min(common);
+        }
+        (depth > 0).then(|| path[depth - 1])
+    }
+
+    /// All visible text of the page (the full-text baseline).
+    pub fn visible_text(&self) -> String {
+        self.render_text(|_| true)
+    }
+}
