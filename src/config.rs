@@ -171,6 +171,10 @@ pub struct CleaningConfig {
     /// The topic root must contain the title heading unless the best root elsewhere scores
     /// more than 1 / this share times the best root around the heading.
     pub title_root_min_share: f64,
+    /// A headline with no running text around it is kept apart from the body found
+    /// elsewhere only if at most this many terms stand between them (a title bar right
+    /// above the article); otherwise the headline is the topic content.
+    pub max_heading_gap_terms: usize,
 }
 
 impl Default for CleaningConfig {
@@ -181,6 +185,7 @@ impl Default for CleaningConfig {
             sibling_score_share: 0.25,
             title_heading_score: 40.0,
             title_root_min_share: 0.25,
+            max_heading_gap_terms: 30,
         }
     }
 }

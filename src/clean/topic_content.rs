@@ -172,7 +172,7 @@ pub fn find_topic_root(tree: &TagTree, weights: &BlockWeights, config: &Cleaning
         }
     }
     let mut score = paragraph_score.clone();
-    let heading = tree.title_heading();
+    let heading = tree.title_heading;
     if let Some(h) = heading {
         // The headline's own container holds it: full score there, half to the parent.
         let value = config.title_heading_score * weights.get(h);
@@ -194,9 +194,14 @@ pub fn find_topic_root(tree: &TagTree, weights: &BlockWeights, config: &Cleaning
     if let Some(h) = heading.filter(|&h| !tree.contains(root, h)) {
         let around = best(&mut std::iter::once(h).chain(tree.ancestors(h))).unwrap_or(h);
         // A region around the headline with running text of its own wins unless far
-        // outscored; a bare headline only when nothing outscores it.
-        let share = if paragraph_score[around] > 0.0 { config.title_root_min_share } else { 1.0 };
-        if score[around] >= share * score[root] {
+        // outscored. A bare headline loses only to a body that follows it in document order
+        // (a title bar above the article); template text elsewhere never takes its place.
+        let keep_around = if paragraph_score[around] > 0.0 {
+            score[around] >= config.title_root_min_share * score[root]
+        } else {
+            score[around] >= score[root] || !follows(tree, h, root, config.max_heading_gap_terms)
+        };
+        if keep_around {
             root = around;
         } else {
             extra_heading = Some(h);
@@ -217,6 +222,20 @@ pub fn find_topic_root(tree: &TagTree, weights: &BlockWeights, config: &Cleaning
         .flat_map(|&r| tree.descendants(r))
         .any(|id| RootSearch::is_text_block(tree, id) && tree.nodes[id].own.terms >= config.min_paragraph_terms);
     Some(RootSearch { root, roots, heading, extra_heading, has_paragraphs })
+}
+
+/// Whether the text of `root` starts right after the heading node `heading` in document
+/// order, with at most `max_gap` terms of other blocks between them.
+fn follows(tree: &TagTree, heading: NodeId, root: NodeId, max_gap: usize) -> bool {
+    // Ids are in document order; a subtree's ids are contiguous.
+    let heading_end = tree.descendants(heading).into_iter().max().unwrap_or(heading);
+    let root_start = root;
+    if root_start <= heading_end {
+        return false;
+    }
+    let gap: usize =
+        (heading_end + 1..root_start).filter(|&id| !tree.contains(id, root)).map(|id| tree.nodes[id].own.terms).sum();
+    gap <= max_gap
 }
 
 /// Whether a block sits inside a hub or image block below the topic root (a link list

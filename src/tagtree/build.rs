@@ -85,7 +85,6 @@ const MARGIN_HINTS: &[&str] = &[
     "sponsored",
     "promo",
     "related",
-    "widget",
     "masthead",
     "toolbar",
     "topbar",
@@ -161,6 +160,7 @@ impl<'a> Builder<'a> {
                 description: None,
                 lang: None,
                 depth_capped: false,
+                title_heading: None,
             },
             containers: vec![TagTree::ROOT],
             link: None,
@@ -410,23 +410,82 @@ impl<'a> Builder<'a> {
                 tree.nodes[parent].subtree.add(&s);
             }
         }
-        // Top-down: the margin flag. A hint alone never marks a block holding most of the
-        // page's text (wrappers like `<div class="page has-sidebar">`).
-        let page_terms = tree.nodes[TagTree::ROOT].subtree.terms.max(1);
-        for id in 1..tree.nodes.len() {
-            let parent_margin = tree.nodes[id].parent.is_some_and(|p| tree.nodes[p].margin);
+        // Top-down: the margin flag (outside the central area, §4.1). Tags are strong
+        // evidence; class words are weak: a hint never marks a block holding most of the
+        // page's text (`<div class="page has-sidebar">`), nor an article or main element
+        // (themes tag posts "widget", "comments-open"), nor the headline and its ancestors.
+        let n = tree.nodes.len();
+        let mut by_tag = vec![false; n];
+        for id in 1..n {
             let in_article = tree.ancestors(id).any(|a| matches!(tree.nodes[a].tag.as_str(), "article" | "main"));
-            let node = &tree.nodes[id];
-            let by_tag = match node.tag.as_str() {
+            let tagged = match tree.nodes[id].tag.as_str() {
                 "nav" | "aside" | "menu" => true,
                 "header" | "footer" => !in_article,
                 _ => false,
             };
-            let by_hint = has_margin_hint(&node.hint) && node.subtree.terms * 2 < page_terms;
-            tree.nodes[id].margin = parent_margin || by_tag || by_hint;
+            by_tag[id] = tagged || tree.nodes[id].parent.is_some_and(|p| by_tag[p]);
+        }
+        tree.title_heading = find_title_heading(tree, |id| !by_tag[id]);
+        let mut protected = vec![false; n];
+        for id in tree.title_heading.into_iter().flat_map(|h| std::iter::once(h).chain(tree.ancestors(h))) {
+            protected[id] = true;
+        }
+        let page_terms = tree.nodes[TagTree::ROOT].subtree.terms.max(1);
+        for id in 1..n {
+            let node = &tree.nodes[id];
+            let parent_margin = node.parent.is_some_and(|p| tree.nodes[p].margin);
+            let semantic_content = matches!(node.tag.as_str(), "article" | "main");
+            let by_hint = !semantic_content
+                && !protected[id]
+                && has_margin_hint(&node.hint)
+                && node.subtree.terms * 2 < page_terms;
+            tree.nodes[id].margin = parent_margin || by_tag[id] || by_hint;
         }
         self.tree
     }
+}
+
+/// Separators between a title's headline and its site name ("Headline | Site").
+const TITLE_SEPARATORS: &[&str] = &[" | ", " - ", " – ", " — ", " :: ", " » ", " · ", "｜", "_"];
+
+/// The heading (h1–h3, in a node `eligible` allows) that best matches the page title: at
+/// least two terms, and at least 80% of them in the title. Titles read "Headline | Site", and
+/// the site's name is often a heading too, so headings are matched against the title without
+/// its last segment first, and against the whole title only if none matches that.
+fn find_title_heading(tree: &TagTree, eligible: impl Fn(NodeId) -> bool) -> Option<NodeId> {
+    let full: HashSet<String> = crate::text::terms(&tree.title).into_iter().collect();
+    if full.is_empty() {
+        return None;
+    }
+    let cut = TITLE_SEPARATORS.iter().filter_map(|sep| tree.title.rfind(sep)).max();
+    let headline: Option<HashSet<String>> = cut
+        .map(|i| crate::text::terms(&tree.title[..i]).into_iter().collect())
+        .filter(|t: &HashSet<String>| !t.is_empty());
+    let headings: Vec<(NodeId, Vec<String>, u8)> = tree
+        .nodes
+        .iter()
+        .enumerate()
+        .filter(|(id, _)| eligible(*id))
+        .flat_map(|(id, node)| {
+            node.weighty
+                .iter()
+                .filter(|w| matches!(w.tag.as_str(), "h1" | "h2" | "h3"))
+                .map(move |w| (id, crate::text::terms(&w.text), w.tag.as_bytes()[1]))
+        })
+        .filter(|(_, terms, _)| terms.len() >= 2)
+        .collect();
+    let best_against = |title: &HashSet<String>| {
+        let mut best: Option<(NodeId, f64, u8)> = None;
+        for (id, terms, level) in &headings {
+            let overlap = terms.iter().filter(|t| title.contains(*t)).count() as f64 / terms.len() as f64;
+            let better = best.is_none_or(|(_, o, l)| overlap > o + 1e-9 || (overlap >= o - 1e-9 && *level < l));
+            if overlap >= 0.8 && better {
+                best = Some((*id, overlap, *level));
+            }
+        }
+        best.map(|(id, _, _)| id)
+    };
+    headline.as_ref().and_then(best_against).or_else(|| best_against(&full))
 }
 
 fn push_children(handle: &Handle, stack: &mut Vec<Frame>) {
@@ -543,6 +602,17 @@ mod tests {
     }
 
     #[test]
+    fn a_layout_class_does_not_hide_the_article_holding_the_headline() {
+        let t = tree(
+            "<title>Tern colonies grow | Birds</title><body><div class='l-sidebar-fixed l-article'><h1>Tern colonies grow</h1><p>Text about terns.</p></div>\
+             <div class=sidebar><a href=/>Other</a></div><p>More page text to make the page larger than the article alone.</p></body>",
+        );
+        let article = find(&t, "l-sidebar-fixed l-article");
+        assert!(!t.nodes[article].margin);
+        assert!(t.nodes[find(&t, "sidebar")].margin);
+    }
+
+    #[test]
     fn deep_nesting_is_capped_not_recursed() {
         let depth = 20_000;
         let html = format!("{}deep text{}", "<div>".repeat(depth), "</div>".repeat(depth));
@@ -558,8 +628,14 @@ mod tests {
             "<head><title>Sodium cells reach 160 Wh/kg | TechWire</title></head><body><div id=top><h2>Latest news</h2></div>\
              <div id=story><h1>Sodium cells reach 160 Wh/kg</h1><p>Text.</p></div></body>",
         );
-        assert_eq!(t.title_heading(), Some(find(&t, "story")));
-        assert_eq!(tree("<title>Home</title><h1>Welcome to our shop</h1>").title_heading(), None);
+        assert_eq!(t.title_heading, Some(find(&t, "story")));
+        assert_eq!(tree("<title>Home</title><h1>Welcome to our shop</h1>").title_heading, None);
+        // The site's name as a heading does not pass for the headline.
+        let t = tree(
+            "<title>Symmetric list processor | Global Trend Analysis</title><div id=head><h1>Global Trend Analysis</h1></div>\
+             <div id=post><h3>Symmetric list processor</h3><p>Text.</p></div>",
+        );
+        assert_eq!(t.title_heading, Some(find(&t, "post")));
     }
 
     #[test]

@@ -181,6 +181,9 @@ pub struct TagTree {
     pub lang: Option<String>,
     /// Containers nested deeper than the cap were flattened.
     pub depth_capped: bool,
+    /// The container of the heading (h1–h3) that matches the page `<title>`: the article's
+    /// headline. See [`build_tag_tree`] for how it is found.
+    pub title_heading: Option<NodeId>,
 }
 
 impl TagTree {
@@ -210,35 +213,6 @@ impl TagTree {
     /// Whether `ancestor` is `id` or one of its ancestors.
     pub fn contains(&self, ancestor: NodeId, id: NodeId) -> bool {
         id == ancestor || self.ancestors(id).any(|a| a == ancestor)
-    }
-
-    /// The heading (h1–h3, outside the margins) that best matches the page `<title>`: at
-    /// least two terms, and at least 80% of them in the title. Pages title themselves
-    /// "Headline | Site", so this finds the headline of the article.
-    pub fn title_heading(&self) -> Option<NodeId> {
-        let title: std::collections::HashSet<String> = crate::text::terms(&self.title).into_iter().collect();
-        if title.is_empty() {
-            return None;
-        }
-        let mut best: Option<(NodeId, f64, usize)> = None;
-        for (id, node) in self.nodes.iter().enumerate() {
-            if node.margin {
-                continue;
-            }
-            for heading in node.weighty.iter().filter(|w| matches!(w.tag.as_str(), "h1" | "h2" | "h3")) {
-                let terms = crate::text::terms(&heading.text);
-                if terms.len() < 2 {
-                    continue;
-                }
-                let overlap = terms.iter().filter(|t| title.contains(*t)).count() as f64 / terms.len() as f64;
-                let rank = heading.tag.as_bytes()[1] as usize;
-                let better = best.is_none_or(|(_, o, r)| overlap > o + 1e-9 || (overlap >= o - 1e-9 && rank < r));
-                if overlap >= 0.8 && better {
-                    best = Some((id, overlap, rank));
-                }
-            }
-        }
-        best.map(|(id, _, _)| id)
     }
 
     /// The lowest common ancestor of a non-empty set of nodes.
