@@ -53,6 +53,13 @@ pub struct ProcessedPage {
 
 /// Runs one page through every per-page stage.
 pub fn process_page(raw: RawPage, ctx: &PageContext<'_>) -> Result<ProcessedPage, Skipped> {
+    if is_binary(&raw.bytes) {
+        return Err(Skipped {
+            origin: raw.origin,
+            reason: SkipReason::NotHtml,
+            detail: "binary data (NUL bytes), not an HTML page".into(),
+        });
+    }
     let (tree, encoding) = ctx.tag_tree(&raw);
     let config = ctx.config;
     let weights = block_weights(&tree, &config.block_weight);
@@ -87,6 +94,14 @@ pub fn process_page(raw: RawPage, ctx: &PageContext<'_>) -> Result<ProcessedPage
         record,
         fingerprints,
     })
+}
+
+/// Binary detection as ripgrep does it: a NUL byte near the start. UTF-16 pages, the only
+/// HTML with NUL bytes, announce themselves with a byte-order mark.
+fn is_binary(bytes: &[u8]) -> bool {
+    let head = &bytes[..bytes.len().min(8192)];
+    let utf16 = head.starts_with(&[0xFF, 0xFE]) || head.starts_with(&[0xFE, 0xFF]);
+    !utf16 && head.contains(&0)
 }
 
 /// The replica fingerprints of a cleaned page (§5).

@@ -1,0 +1,84 @@
+//! Golden fixtures per stage for the pages in `tests/fixtures/pages/`:
+//! - `tagtree/<case>/outline.txt`: the markup tag tree (§3.1);
+//! - `clean/<case>/topic.txt`, `topic-paper.txt`, `topic.html`: the topic content of the
+//!   default and the paper-faithful cleaner (§4), and the purified page;
+//! - `docview/<case>/docview.json`: the DocView record (§6).
+//!
+//! `UPDATE_GOLDEN=1 cargo test --test golden` rewrites them.
+
+mod common;
+
+use common::{check_golden, repo_path};
+use indexer::build::{PageContext, process_page};
+use indexer::clean::{CleanerKind, block_weights, clean_page};
+use indexer::config::Config;
+use indexer::input::RawPage;
+use indexer::text::StopWords;
+
+fn cases() -> Vec<(String, Vec<u8>)> {
+    let mut cases: Vec<(String, Vec<u8>)> = std::fs::read_dir(repo_path("tests/fixtures/pages"))
+        .unwrap()
+        .map(|e| e.unwrap().path())
+        .filter(|p| p.extension().is_some_and(|e| e == "html"))
+        .map(|p| (p.file_stem().unwrap().to_string_lossy().to_string(), std::fs::read(&p).unwrap()))
+        .collect();
+    cases.sort();
+    assert!(cases.len() >= 6, "fixture pages are missing");
+    cases
+}
+
+fn raw(case: &str, bytes: &[u8]) -> RawPage {
+    RawPage {
+        url: format!("https://fixtures.example/{case}.html"),
+        origin: case.to_string(),
+        bytes: bytes.to_vec(),
+        http_charset: None,
+    }
+}
+
+#[test]
+fn tag_trees_match_their_golden_outlines() {
+    let config = Config::default();
+    let stop_words = StopWords::generic();
+    let ctx = PageContext::new(&config, &stop_words);
+    for (case, bytes) in cases() {
+        let (tree, _) = ctx.tag_tree(&raw(&case, &bytes));
+        check_golden(&format!("tests/fixtures/tagtree/{case}/outline.txt"), &tree.outline());
+    }
+}
+
+#[test]
+fn topic_content_matches_its_golden_files() {
+    let config = Config::default();
+    let stop_words = StopWords::generic();
+    let ctx = PageContext::new(&config, &stop_words);
+    for (case, bytes) in cases() {
+        let page = raw(&case, &bytes);
+        let (tree, _) = ctx.tag_tree(&page);
+        let weights = block_weights(&tree, &config.block_weight);
+        for (kind, file) in [(CleanerKind::DocView, "topic.txt"), (CleanerKind::DocViewPaper, "topic-paper.txt")] {
+            let content = clean_page(&tree, &weights, kind, &config);
+            let text = format!("type: {}\n\n{}\n", content.page_type.as_str(), content.text(&tree));
+            check_golden(&format!("tests/fixtures/clean/{case}/{file}"), &text);
+            if kind == CleanerKind::DocView {
+                let base = url::Url::parse(&page.url).ok();
+                check_golden(
+                    &format!("tests/fixtures/clean/{case}/topic.html"),
+                    &content.html(&tree, &tree.title, base.as_ref()),
+                );
+            }
+        }
+    }
+}
+
+#[test]
+fn docview_records_match_their_golden_files() {
+    let config = Config::default();
+    let stop_words = StopWords::generic();
+    let ctx = PageContext::new(&config, &stop_words);
+    for (case, bytes) in cases() {
+        let page = process_page(raw(&case, &bytes), &ctx).unwrap_or_else(|s| panic!("{s}"));
+        let json = serde_json::to_string_pretty(&page.record).unwrap() + "\n";
+        check_golden(&format!("tests/fixtures/docview/{case}/docview.json"), &json);
+    }
+}
