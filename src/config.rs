@@ -11,7 +11,7 @@ use std::path::Path;
 use serde::{Deserialize, Serialize};
 
 /// The whole configuration of a build.
-#[derive(Debug, Clone, Serialize, Deserialize, PartialEq)]
+#[derive(Debug, Clone, Default, Serialize, Deserialize, PartialEq)]
 #[serde(default, deny_unknown_fields)]
 pub struct Config {
     pub input: InputConfig,
@@ -23,22 +23,6 @@ pub struct Config {
     pub replicas: ReplicaConfig,
     pub docview: DocViewConfig,
     pub index: IndexConfig,
-}
-
-impl Default for Config {
-    fn default() -> Self {
-        Config {
-            input: InputConfig::default(),
-            tag_tree: TagTreeConfig::default(),
-            block_weight: BlockWeightConfig::default(),
-            page_type: PageTypeConfig::default(),
-            cleaning: CleaningConfig::default(),
-            stop_words: StopWordConfig::default(),
-            replicas: ReplicaConfig::default(),
-            docview: DocViewConfig::default(),
-            index: IndexConfig::default(),
-        }
-    }
 }
 
 /// Limits on what one page may cost.

@@ -49,9 +49,12 @@ impl TopicContent {
 ///
 /// `docview-paper` types the page by its central area (§4.1) and cleans it by type (§4.2).
 /// `docview` searches the topic root first ([`find_topic_root`]) and types the page by the
-/// region around that root: the paper's central area is the whole page minus its margins,
-/// where a headline-only article drowns in its template's link lists and is typed hub. With
-/// no root found (no running text, no headline) it falls back to the paper's rule.
+/// root's region, because the paper's central area (the whole page minus its margins) drowns
+/// a headline-only article in its template's link lists: a bare headline makes a topic page.
+/// The area one level up (margins left out) decides whether the page is a gallery, whose
+/// pictures stand beside the intro text the root search finds. With no root at all (no
+/// running text, no headline) the paper's rule decides. Known gap: a story list whose
+/// teasers are sentences is typed topic (its teasers become the topic content).
 pub fn clean_page(tree: &TagTree, weights: &BlockWeights, kind: CleanerKind, config: &Config) -> TopicContent {
     let global = page_type(tree, &config.page_type);
     if global == BlockType::Empty {
@@ -64,10 +67,14 @@ pub fn clean_page(tree: &TagTree, weights: &BlockWeights, kind: CleanerKind, con
     let page_type = match &search {
         None => global,
         Some(search) => {
-            let area: Vec<NodeId> = search.roots.iter().flat_map(|&r| tree.descendants(r)).collect();
-            match type_of_area(tree, &area, &config.page_type) {
-                // A headline over a gallery: the pictures are the content.
-                BlockType::Topic if !search.has_paragraphs && global == BlockType::Image => BlockType::Image,
+            let roots: Vec<NodeId> = search.roots.iter().flat_map(|&r| tree.descendants(r)).collect();
+            let top = tree.nodes[search.root].parent.unwrap_or(search.root);
+            let around: Vec<NodeId> = tree.descendants(top).into_iter().filter(|&id| !tree.nodes[id].margin).collect();
+            let gallery = type_of_area(tree, &around, &config.page_type) == BlockType::Image;
+            match type_of_area(tree, &roots, &config.page_type) {
+                _ if gallery => BlockType::Image,
+                _ if !search.has_paragraphs && global == BlockType::Image => BlockType::Image,
+                _ if !search.has_paragraphs => BlockType::Topic,
                 BlockType::Empty => global,
                 local => local,
             }

@@ -37,7 +37,7 @@ pub fn visit(
     if n == 0 {
         return Ok(());
     }
-    if &magic[..n] != &b"WARC/"[..n] || n < 5 {
+    if n < 5 || magic != *b"WARC/" {
         return Err(InputError::Format {
             path: display,
             message: "not a WARC file (it does not start with \"WARC/\")".into(),
