@@ -1,0 +1,45 @@
+//! Builds over the real crawls in `../shared/data/ir-web/` (skipped, with the reason printed,
+//! when the shared data is not beside the checkout).
+
+mod common;
+
+use std::collections::HashMap;
+
+use common::shared_data;
+use indexer::build::{Quiet, build};
+use indexer::config::Config;
+
+#[test]
+fn replica_test_set_near_replicas_are_found_and_non_replicas_kept() {
+    let Some(dir) = shared_data("ir-web/replicas") else { return };
+    let out = tempfile::tempdir().unwrap();
+    let summary = build(&[dir.join("pages.warc.gz")], out.path(), &Config::default(), &Quiet).unwrap();
+    assert_eq!(summary.pages_read, 375);
+    assert_eq!(summary.skipped_total(), 0);
+
+    let removed: HashMap<String, String> = std::fs::read_to_string(out.path().join("current/replicas.tsv"))
+        .unwrap()
+        .lines()
+        .map(|l| {
+            let cells: Vec<&str> = l.split('\t').collect();
+            (cells[0].to_string(), cells[1].to_string())
+        })
+        .collect();
+    let group = |url: &str| removed.get(url).cloned().unwrap_or_else(|| url.to_string());
+    let truth = std::fs::read_to_string(dir.join("truth.tsv")).unwrap();
+    let (mut near, mut hits, mut non, mut errors) = (0, 0, 0, 0);
+    for line in truth.lines().skip(1) {
+        let cells: Vec<&str> = line.split('\t').collect();
+        let same = group(cells[0]) == group(cells[2]);
+        match cells[1] {
+            "near" => (near, hits) = (near + 1, hits + usize::from(same)),
+            "non" => (non, errors) = (non + 1, errors + usize::from(same)),
+            _ => {}
+        }
+    }
+    assert_eq!((near, non), (125, 125));
+    // The paper reports 58% / 1.6% (§7.2). Guards against regressions of cleaning + fingerprint.
+    eprintln!("hit rate {hits}/{near}, error rate {errors}/{non}");
+    assert!(hits * 100 >= near * 80, "hit rate {hits}/{near}");
+    assert!(errors * 100 <= non * 2, "error rate {errors}/{non}");
+}
