@@ -17,8 +17,11 @@ use indicatif::{ProgressBar, ProgressStyle};
 use indexer::build::{BuildObserver, BuildSummary, build};
 use indexer::clean::CleanerKind;
 use indexer::config::Config;
+use indexer::eval::disk::{measure_disk, read_terms, sample_terms};
+use indexer::eval::report::{EvalConfig, ReportOptions, collection_report, write_report};
 use indexer::eval::run::{read_topics, run_topics};
 use indexer::eval::score::{EvalOptions, Qrels, Run, evaluate};
+use indexer::eval::stats::index_statistics;
 use indexer::input::{SkipReason, Skipped};
 use indexer::search::{Collection, IndexChoice};
 
@@ -136,6 +139,85 @@ enum EvalCommand {
     Run(EvalRunArgs),
     /// Score a run against relevance judgments, like trec_eval.
     Score(EvalScoreArgs),
+    /// Everything §7.3 measures for one collection, written as a report (markdown, JSON, SVG).
+    #[command(long_about = "Everything §7.3 of the DocView paper measures, for one collection: \
+        P@10 and the other trec_eval measures of the abstract, full-text and tiered searches, \
+        the index statistics of Table 3, and the disk access of Figure 6. Writes report.md, \
+        report.json, effectiveness.svg and disk-access.svg.\n\n\
+        With --config eval/<collection>.toml the topics, judgments, report folder and crawl \
+        come from the file, and the crawl is built first when the build folder has no build \
+        (default folder: indexer-data/eval-<name>).\n\n\
+        Example: indexer eval report --config eval/cacm.toml")]
+    Report(EvalReportArgs),
+    /// Disk access of single-term queries on both indexes, in groups (Figure 6).
+    Disk(EvalDiskArgs),
+    /// Sum of terms and size of both indexes (Table 3).
+    Stats(EvalStatsArgs),
+}
+
+#[derive(Args)]
+struct EvalReportArgs {
+    /// An evaluation config (eval/<collection>.toml).
+    #[arg(long, value_name = "FILE")]
+    config: Option<PathBuf>,
+    /// The build folder [default: indexer-data/eval-<name> with --config, else indexer-data].
+    #[arg(long, value_name = "DIR")]
+    dir: Option<PathBuf>,
+    #[arg(long, value_name = "FILE")]
+    topics: Option<PathBuf>,
+    #[arg(long, value_name = "FILE")]
+    qrels: Option<PathBuf>,
+    /// The folder the report is written to.
+    #[arg(long, value_name = "DIR")]
+    report: Option<PathBuf>,
+    /// The collection's name in the report.
+    #[arg(long)]
+    name: Option<String>,
+    /// Results per topic in the runs.
+    #[arg(short = 'n', long, default_value_t = 1000)]
+    limit: usize,
+    #[command(flatten)]
+    disk: DiskOptions,
+    /// Build again even if the folder has a build.
+    #[arg(long)]
+    rebuild: bool,
+}
+
+#[derive(Args)]
+struct DiskOptions {
+    /// A query log: one query term per line (default: sample from the vocabulary).
+    #[arg(long, value_name = "FILE")]
+    terms: Option<PathBuf>,
+    /// How many terms to sample without --terms (the paper used 6,000).
+    #[arg(long, default_value_t = 6000)]
+    queries: usize,
+    /// Queries per group.
+    #[arg(long, default_value_t = 100)]
+    group: usize,
+    /// Seed of the term sample.
+    #[arg(long, default_value_t = 2004)]
+    seed: u64,
+}
+
+#[derive(Args)]
+struct EvalDiskArgs {
+    #[command(flatten)]
+    dir: DirArg,
+    #[command(flatten)]
+    disk: DiskOptions,
+    /// Also measure these topics' queries, as one group.
+    #[arg(long, value_name = "FILE")]
+    topics: Option<PathBuf>,
+    #[arg(long)]
+    json: bool,
+}
+
+#[derive(Args)]
+struct EvalStatsArgs {
+    #[command(flatten)]
+    dir: DirArg,
+    #[arg(long)]
+    json: bool,
 }
 
 #[derive(Args)]
@@ -205,6 +287,9 @@ fn run(cli: Cli) -> Result<ExitCode> {
         Command::Search(args) => search_command(args),
         Command::Eval(EvalCommand::Run(args)) => eval_run_command(args),
         Command::Eval(EvalCommand::Score(args)) => eval_score_command(args),
+        Command::Eval(EvalCommand::Report(args)) => eval_report_command(args),
+        Command::Eval(EvalCommand::Disk(args)) => eval_disk_command(args),
+        Command::Eval(EvalCommand::Stats(args)) => eval_stats_command(args),
         Command::Inspect(args) => inspect_command(args),
         Command::Config => {
             print!("{}", Config::default().to_toml());
@@ -357,6 +442,126 @@ fn eval_score_command(args: EvalScoreArgs) -> Result<ExitCode> {
         println!("{}", serde_json::to_string(&evaluation)?);
     } else {
         print!("{}", evaluation.to_trec_eval_text(args.per_topic));
+    }
+    Ok(ExitCode::SUCCESS)
+}
+
+fn disk_terms(options: &DiskOptions, collection: &Collection) -> Result<(Vec<String>, String)> {
+    match &options.terms {
+        Some(path) => {
+            let terms = read_terms(path).with_context(|| format!("cannot read the term log {}", path.display()))?;
+            let source = format!("{} queries from {}", terms.len(), path.display());
+            Ok((terms, source))
+        }
+        None => Ok((
+            sample_terms(collection, options.queries, options.seed)?,
+            format!(
+                "{} terms sampled from the full-text vocabulary, Zipf-like by document frequency (seed {})",
+                options.queries, options.seed
+            ),
+        )),
+    }
+}
+
+fn eval_report_command(args: EvalReportArgs) -> Result<ExitCode> {
+    let config = args.config.as_deref().map(EvalConfig::from_file).transpose().map_err(anyhow::Error::msg)?;
+    let pick = |given: Option<PathBuf>, from_config: Option<&PathBuf>, what: &str| -> Result<PathBuf> {
+        given.or_else(|| from_config.cloned()).with_context(|| format!("give --{what} or --config"))
+    };
+    let topics_path = pick(args.topics, config.as_ref().map(|c| &c.topics), "topics")?;
+    let qrels_path = pick(args.qrels, config.as_ref().map(|c| &c.qrels), "qrels")?;
+    let report_dir = pick(args.report, config.as_ref().map(|c| &c.report), "report")?;
+    let name = args.name.or_else(|| config.as_ref().map(|c| c.name.clone())).unwrap_or_else(|| "collection".into());
+    let dir = args.dir.unwrap_or_else(|| match &config {
+        Some(c) => Path::new(DEFAULT_DIR).join(format!("eval-{}", c.name)),
+        None => PathBuf::from(DEFAULT_DIR),
+    });
+    let has_build = indexer::index::current_build(&dir).is_ok();
+    if args.rebuild || !has_build {
+        let Some(config) = &config else { bail!("no build in {}: build it first, or give --config", dir.display()) };
+        eprintln!("indexer: building {} into {}", config.input.display(), dir.display());
+        let summary = build(std::slice::from_ref(&config.input), &dir, &Config::default(), &indexer::build::Quiet)?;
+        eprintln!("{summary}");
+    }
+    let topics = read_topics(&topics_path)?;
+    let qrels = Qrels::from_path(&qrels_path)?;
+    let options = ReportOptions {
+        name,
+        depth: args.limit,
+        terms: match &args.disk.terms {
+            Some(_) => Some(disk_terms(&args.disk, &Collection::open(&dir)?)?),
+            None => None,
+        },
+        sampled_terms: args.disk.queries,
+        group_size: args.disk.group,
+        seed: args.disk.seed,
+        reference: config.as_ref().and_then(|c| c.reference.clone()),
+    };
+    let report = collection_report(&dir, &topics, &qrels, &options)?;
+    let command = match &args.config {
+        Some(path) => format!("indexer eval report --config {}", path.display()),
+        None => "indexer eval report".to_string(),
+    };
+    write_report(&report, &report_dir, &command)?;
+    for e in &report.effectiveness {
+        let m = &e.summary.measures;
+        println!("{:<9} P@10 {:.4}  MAP {:.4}  nDCG@10 {:.4}", e.index, m.p_10, m.map, m.ndcg_cut_10);
+    }
+    println!(
+        "index size ratio {:.3}, sum-of-terms ratio {:.3}, mean disk-access ratio {:.3} (bytes), {:.3} (pages)",
+        report.statistics.size_ratio,
+        report.statistics.terms_ratio,
+        report.disk.mean_ratio.bytes,
+        report.disk.mean_ratio.pages
+    );
+    println!("report written to {}", report_dir.join("report.md").display());
+    Ok(ExitCode::SUCCESS)
+}
+
+fn eval_disk_command(args: EvalDiskArgs) -> Result<ExitCode> {
+    let (terms, source) = disk_terms(&args.disk, &Collection::open(&args.dir.dir)?)?;
+    let topics = args.topics.as_deref().map(read_topics).transpose()?;
+    let report = measure_disk(&args.dir.dir, &terms, &source, args.disk.group, topics.as_deref())?;
+    if args.json {
+        println!("{}", serde_json::to_string(&report)?);
+        return Ok(ExitCode::SUCCESS);
+    }
+    println!("{source}; groups of {}", report.group_size);
+    println!("group  abstract bytes  fulltext bytes  bytes ratio  reads ratio  pages ratio   (inverted file)");
+    for g in report.groups.iter().chain(&report.topics) {
+        let label = if g.group == 0 { "topics".to_string() } else { g.group.to_string() };
+        println!(
+            "{:>6} {:>15} {:>15} {:>12.3} {:>12.3} {:>12.3}",
+            label,
+            g.abstract_index.postings.bytes,
+            g.fulltext.postings.bytes,
+            g.ratio.bytes,
+            g.ratio.reads,
+            g.ratio.pages
+        );
+    }
+    let (m, a) = (report.mean_ratio, report.mean_ratio_all);
+    println!("mean ratio over groups, inverted file: bytes {:.3}, reads {:.3}, pages {:.3}", m.bytes, m.reads, m.pages);
+    println!("mean ratio over groups, every read:    bytes {:.3}, reads {:.3}, pages {:.3}", a.bytes, a.reads, a.pages);
+    Ok(ExitCode::SUCCESS)
+}
+
+fn eval_stats_command(args: EvalStatsArgs) -> Result<ExitCode> {
+    let collection = Collection::open(&args.dir.dir)?;
+    let stats = index_statistics(&args.dir.dir, &collection)?;
+    if args.json {
+        println!("{}", serde_json::to_string(&stats)?);
+    } else {
+        println!("                 abstract      full text   ratio");
+        println!("documents    {:>12} {:>14}", stats.abstract_index.documents, stats.fulltext.documents);
+        println!(
+            "sum of terms {:>12} {:>14}   {:.4}",
+            stats.abstract_index.sum_of_terms, stats.fulltext.sum_of_terms, stats.terms_ratio
+        );
+        println!(
+            "index bytes  {:>12} {:>14}   {:.4}",
+            stats.abstract_index.bytes, stats.fulltext.bytes, stats.size_ratio
+        );
     }
     Ok(ExitCode::SUCCESS)
 }

@@ -1,4 +1,8 @@
-//! Evaluation: TREC topics and runs over a build, and trec_eval-compatible scoring.
+//! Evaluation (§7.3): TREC topics and runs over a build, trec_eval-compatible scoring, index
+//! statistics (Table 3), disk access (Figure 6), and the report that puts them together.
 
+pub mod disk;
+pub mod report;
 pub mod run;
 pub mod score;
+pub mod stats;

@@ -11,9 +11,10 @@ use std::path::Path;
 
 use serde::Serialize;
 use tantivy::collector::TopDocs;
+use tantivy::directory::MmapDirectory;
 use tantivy::query::{BooleanQuery, BoostQuery, Occur, Query, TermQuery};
 use tantivy::schema::{IndexRecordOption, Value};
-use tantivy::{Index, IndexReader, ReloadPolicy, Searcher, TantivyDocument, Term};
+use tantivy::{Directory, Index, IndexReader, ReloadPolicy, Searcher, TantivyDocument, Term};
 
 use crate::index::{IndexError, IndexKind, IndexSchema, current_build, register_tokenizers};
 use crate::text::split_sentences;
@@ -70,10 +71,15 @@ struct OpenIndex {
 }
 
 impl OpenIndex {
-    fn open(build: &Path, kind: IndexKind) -> Result<OpenIndex, SearchError> {
+    fn open(
+        build: &Path,
+        kind: IndexKind,
+        wrap: &dyn Fn(IndexKind, Box<dyn Directory>) -> Box<dyn Directory>,
+    ) -> Result<OpenIndex, SearchError> {
         let path = build.join(kind.name());
-        let index = Index::open_in_dir(&path)
-            .map_err(|source| IndexError::Tantivy { path: path.display().to_string(), source })?;
+        let tantivy_error = |source| IndexError::Tantivy { path: path.display().to_string(), source };
+        let directory = MmapDirectory::open(&path).map_err(|e| tantivy_error(e.into()))?;
+        let index = Index::open(wrap(kind, Box::new(directory))).map_err(tantivy_error)?;
         register_tokenizers(&index);
         let reader = index.reader_builder().reload_policy(ReloadPolicy::Manual).try_into()?;
         Ok(OpenIndex { schema: IndexSchema::load(kind).map_err(IndexError::from)?, index, reader })
@@ -187,11 +193,40 @@ pub struct Collection {
 impl Collection {
     /// Opens the current build of a build folder.
     pub fn open(dir: &Path) -> Result<Collection, SearchError> {
+        Self::open_with(dir, &|_, directory| directory)
+    }
+
+    /// Opens the current build with each index's directory wrapped by `wrap` (the disk-access
+    /// measurement counts reads this way).
+    pub fn open_with(
+        dir: &Path,
+        wrap: &dyn Fn(IndexKind, Box<dyn Directory>) -> Box<dyn Directory>,
+    ) -> Result<Collection, SearchError> {
         let build = current_build(dir)?;
         Ok(Collection {
-            abstract_index: OpenIndex::open(&build, IndexKind::Abstract)?,
-            fulltext: OpenIndex::open(&build, IndexKind::Fulltext)?,
+            abstract_index: OpenIndex::open(&build, IndexKind::Abstract, wrap)?,
+            fulltext: OpenIndex::open(&build, IndexKind::Fulltext, wrap)?,
         })
+    }
+
+    /// The schema of one index.
+    pub fn schema(&self, kind: IndexKind) -> &IndexSchema {
+        match kind {
+            IndexKind::Abstract => &self.abstract_index.schema,
+            IndexKind::Fulltext => &self.fulltext.schema,
+        }
+    }
+
+    /// The top `n` results of one index for a query, without snippets or stored fields:
+    /// the index access a search costs, for the disk-access measurement.
+    pub fn rank(&self, kind: IndexKind, query: &str, n: usize) -> Result<usize, SearchError> {
+        let index = match kind {
+            IndexKind::Abstract => &self.abstract_index,
+            IndexKind::Fulltext => &self.fulltext,
+        };
+        let Some(query) = index.query(query)? else { return Ok(0) };
+        let searcher = index.reader.searcher();
+        Ok(searcher.search(&query, &TopDocs::with_limit(n.max(1)).order_by_score())?.len())
     }
 
     /// The top `n` results for `query`, ranked 1..=n.

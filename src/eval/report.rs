@@ -1,0 +1,389 @@
+//! `indexer eval report`: everything §7.3 measures, for one collection — effectiveness of the
+//! abstract, full-text and tiered searches (trec_eval measures), the index statistics of
+//! Table 3, and the disk access of Figure 6 — written as report.md, report.json and SVG charts.
+
+use std::fmt::Write as _;
+use std::path::Path;
+
+use plotters::prelude::*;
+use serde::{Deserialize, Serialize};
+
+use crate::eval::disk::{DiskReport, measure_disk, sample_terms};
+use crate::eval::run::{Topic, run_topics};
+use crate::eval::score::{EvalOptions, Qrels, Run, ScoreError, Summary, evaluate};
+use crate::eval::stats::{StatisticsReport, index_statistics};
+use crate::search::{Collection, IndexChoice, SearchError};
+
+/// Reference P@10 figures to print beside ours (from the collection's README).
+#[derive(Debug, Clone, Default, PartialEq, Serialize, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct Reference {
+    /// What produced them.
+    pub description: String,
+    /// BM25 over the clean documents (perfect cleaning).
+    pub clean_p10: Option<f64>,
+    /// BM25 over all visible text of the noisy pages.
+    pub full_page_p10: Option<f64>,
+}
+
+/// What a report measures.
+#[derive(Debug, Clone)]
+pub struct ReportOptions {
+    pub name: String,
+    /// Results per topic in the runs.
+    pub depth: usize,
+    /// Single-term queries for the disk measurement: given, or sampled.
+    pub terms: Option<(Vec<String>, String)>,
+    pub sampled_terms: usize,
+    pub group_size: usize,
+    pub seed: u64,
+    pub reference: Option<Reference>,
+}
+
+/// One search's effectiveness.
+#[derive(Debug, Clone, Serialize)]
+pub struct Effectiveness {
+    pub index: &'static str,
+    pub summary: Summary,
+}
+
+/// The report of one collection.
+#[derive(Debug, Clone, Serialize)]
+pub struct CollectionReport {
+    pub name: String,
+    pub documents: u64,
+    pub topics: usize,
+    pub depth: usize,
+    /// How the measures are averaged.
+    pub averaging: &'static str,
+    pub effectiveness: Vec<Effectiveness>,
+    pub statistics: StatisticsReport,
+    pub disk: DiskReport,
+    pub reference: Option<Reference>,
+}
+
+/// A report that could not be made.
+#[derive(Debug, thiserror::Error)]
+pub enum ReportError {
+    #[error(transparent)]
+    Search(#[from] SearchError),
+    #[error(transparent)]
+    Score(#[from] ScoreError),
+    #[error("cannot write {path}: {message}")]
+    Write { path: String, message: String },
+}
+
+const CHOICES: [(IndexChoice, &str); 3] =
+    [(IndexChoice::Abstract, "abstract"), (IndexChoice::Fulltext, "fulltext"), (IndexChoice::Tiered, "tiered")];
+
+/// Measures the build in `dir` on `topics` judged by `qrels`.
+pub fn collection_report(
+    dir: &Path,
+    topics: &[Topic],
+    qrels: &Qrels,
+    options: &ReportOptions,
+) -> Result<CollectionReport, ReportError> {
+    let collection = Collection::open(dir)?;
+    let mut effectiveness = Vec::new();
+    for (choice, name) in CHOICES {
+        let run = Run::parse(&run_topics(&collection, topics, choice, options.depth, name)?)?;
+        // trec_eval -c: a topic the search answers with nothing counts as 0, not as absent.
+        let evaluation = evaluate(qrels, &run, EvalOptions { complete: true })?;
+        effectiveness.push(Effectiveness { index: name, summary: evaluation.all });
+    }
+    let statistics = index_statistics(dir, &collection)?;
+    let (terms, source) = match &options.terms {
+        Some((terms, source)) => (terms.clone(), source.clone()),
+        None => (
+            sample_terms(&collection, options.sampled_terms, options.seed)?,
+            format!(
+                "{} terms sampled from the full-text vocabulary, Zipf-like by document frequency (seed {})",
+                options.sampled_terms, options.seed
+            ),
+        ),
+    };
+    drop(collection);
+    let disk = measure_disk(dir, &terms, &source, options.group_size, Some(topics))?;
+    Ok(CollectionReport {
+        name: options.name.clone(),
+        documents: statistics.fulltext.documents,
+        topics: topics.len(),
+        depth: options.depth,
+        averaging: "mean over all judged topics; topics without results count as 0 (trec_eval -c)",
+        effectiveness,
+        statistics,
+        disk,
+        reference: options.reference.clone(),
+    })
+}
+
+/// Writes report.md, report.json, effectiveness.svg and disk-access.svg into `out`.
+pub fn write_report(report: &CollectionReport, out: &Path, command: &str) -> Result<(), ReportError> {
+    let write_error = |path: &Path, message: String| ReportError::Write { path: path.display().to_string(), message };
+    std::fs::create_dir_all(out).map_err(|e| write_error(out, e.to_string()))?;
+    let json = serde_json::to_string_pretty(report).map_err(|e| write_error(out, e.to_string()))? + "\n";
+    let path = out.join("report.json");
+    std::fs::write(&path, json).map_err(|e| write_error(&path, e.to_string()))?;
+    let path = out.join("report.md");
+    std::fs::write(&path, markdown(report, command)).map_err(|e| write_error(&path, e.to_string()))?;
+    let path = out.join("effectiveness.svg");
+    effectiveness_chart(report, &path).map_err(|e| write_error(&path, e))?;
+    let path = out.join("disk-access.svg");
+    disk_chart(report, &path).map_err(|e| write_error(&path, e))?;
+    Ok(())
+}
+
+fn markdown(report: &CollectionReport, command: &str) -> String {
+    let mut md = String::new();
+    let _ = writeln!(md, "# Evaluation: {}\n", report.name);
+    let _ = writeln!(md, "Made by `{command}`.\n");
+    let _ = writeln!(
+        md,
+        "{} pages indexed, {} topics, runs of depth {}; {}.\n",
+        report.documents, report.topics, report.depth, report.averaging
+    );
+    let _ = writeln!(md, "## Effectiveness\n");
+    let _ =
+        writeln!(md, "| search | P@5 | P@10 | P@20 | R-prec | MAP | nDCG@10 | recall@100 | MRR | relevant retrieved |");
+    let _ = writeln!(md, "|---|---|---|---|---|---|---|---|---|---|");
+    for e in &report.effectiveness {
+        let m = &e.summary.measures;
+        let _ = writeln!(
+            md,
+            "| {} | {:.4} | {:.4} | {:.4} | {:.4} | {:.4} | {:.4} | {:.4} | {:.4} | {} / {} |",
+            e.index,
+            m.p_5,
+            m.p_10,
+            m.p_20,
+            m.r_prec,
+            m.map,
+            m.ndcg_cut_10,
+            m.recall_100,
+            m.recip_rank,
+            m.num_rel_ret,
+            m.num_rel
+        );
+    }
+    if let Some(reference) = &report.reference {
+        let _ = writeln!(md, "\nReference P@10 ({}):", reference.description);
+        if let Some(p) = reference.clean_p10 {
+            let _ = writeln!(md, "clean documents {p:.3},");
+        }
+        if let Some(p) = reference.full_page_p10 {
+            let _ = writeln!(md, "full visible page text {p:.3}.");
+        }
+    }
+    let _ = writeln!(md, "\n![effectiveness](effectiveness.svg)\n");
+    let s = &report.statistics;
+    let _ = writeln!(md, "## Index statistics (Table 3)\n");
+    let _ = writeln!(md, "| | abstract | full text | ratio (abstract / full text) |");
+    let _ = writeln!(md, "|---|---|---|---|");
+    let _ = writeln!(
+        md,
+        "| sum of terms | {} | {} | {:.4} |",
+        s.abstract_index.sum_of_terms, s.fulltext.sum_of_terms, s.terms_ratio
+    );
+    let _ = writeln!(
+        md,
+        "| size of index (bytes) | {} | {} | {:.4} |",
+        s.abstract_index.bytes, s.fulltext.bytes, s.size_ratio
+    );
+    let _ = writeln!(md, "\nThe paper reports 0.3528 and 0.4140.\n");
+    let d = &report.disk;
+    let _ = writeln!(md, "## Disk access (Figure 6)\n");
+    let _ = writeln!(
+        md,
+        "Single-term queries: {}; groups of {}. Each query fetches its top 10 by BM25; reads are counted through a \
+         wrapper of Tantivy's directory after the indexes are open (the term dictionaries are memory-resident). \
+         Pages are distinct 4 KiB pages per group. The ratios compare the inverted files (postings and positions), \
+         as the paper does; over every read (which adds the field norms BM25 reads for each searched field on every \
+         query, one byte per document) they are given last.\n",
+        d.terms_source, d.group_size
+    );
+    let _ = writeln!(
+        md,
+        "Mean ratio abstract / full text over {} groups, inverted file: **bytes {:.3}, reads {:.3}, pages {:.3}** \
+         (the paper: about 0.45); every read: bytes {:.3}, reads {:.3}, pages {:.3}.\n",
+        d.groups.len(),
+        d.mean_ratio.bytes,
+        d.mean_ratio.reads,
+        d.mean_ratio.pages,
+        d.mean_ratio_all.bytes,
+        d.mean_ratio_all.reads,
+        d.mean_ratio_all.pages
+    );
+    if let Some(t) = &d.topics {
+        let _ = writeln!(
+            md,
+            "The {} topic queries, inverted file: abstract {} bytes, {} reads, {} pages; full text {} bytes, {} reads, \
+             {} pages; ratios bytes {:.3}, reads {:.3}, pages {:.3}.\n",
+            t.queries,
+            t.abstract_index.postings.bytes,
+            t.abstract_index.postings.reads,
+            t.abstract_index.postings.pages,
+            t.fulltext.postings.bytes,
+            t.fulltext.postings.reads,
+            t.fulltext.postings.pages,
+            t.ratio.bytes,
+            t.ratio.reads,
+            t.ratio.pages
+        );
+    }
+    let _ = writeln!(md, "![disk access](disk-access.svg)\n");
+    let _ = writeln!(
+        md,
+        "| group | abstract postings bytes | full-text postings bytes | bytes ratio | reads ratio | pages ratio |"
+    );
+    let _ = writeln!(md, "|---|---|---|---|---|---|");
+    for g in &d.groups {
+        let _ = writeln!(
+            md,
+            "| {} | {} | {} | {:.3} | {:.3} | {:.3} |",
+            g.group,
+            g.abstract_index.postings.bytes,
+            g.fulltext.postings.bytes,
+            g.ratio.bytes,
+            g.ratio.reads,
+            g.ratio.pages
+        );
+    }
+    md
+}
+
+const COLORS: [RGBColor; 3] = [RGBColor(31, 119, 180), RGBColor(255, 127, 14), RGBColor(44, 160, 44)];
+
+fn effectiveness_chart(report: &CollectionReport, path: &Path) -> Result<(), String> {
+    let root = SVGBackend::new(path, (760, 360)).into_drawing_area();
+    root.fill(&WHITE).map_err(|e| e.to_string())?;
+    let panels = root.split_evenly((1, 2));
+    let measures: [(&str, fn(&Summary) -> f64); 2] =
+        [("P@10", |s| s.measures.p_10), ("nDCG@10", |s| s.measures.ndcg_cut_10)];
+    let names: Vec<&str> = report.effectiveness.iter().map(|e| e.index).collect();
+    let top = report.effectiveness.iter().flat_map(|e| measures.iter().map(|(_, f)| f(&e.summary))).fold(0.1, f64::max);
+    for (panel, (label, value)) in panels.iter().zip(measures) {
+        let mut chart = ChartBuilder::on(panel)
+            .caption(format!("{} — {}", report.name, label), ("sans-serif", 18))
+            .margin(12)
+            .x_label_area_size(30)
+            .y_label_area_size(45)
+            .build_cartesian_2d((0..names.len().saturating_sub(1)).into_segmented(), 0.0..(top * 1.15))
+            .map_err(|e| e.to_string())?;
+        chart
+            .configure_mesh()
+            .disable_x_mesh()
+            .x_label_formatter(&|v| match v {
+                SegmentValue::CenterOf(i) => names.get(*i).copied().unwrap_or("").to_string(),
+                _ => String::new(),
+            })
+            .draw()
+            .map_err(|e| e.to_string())?;
+        chart
+            .draw_series(
+                Histogram::vertical(&chart)
+                    .style_func(|x, _| match x {
+                        SegmentValue::Exact(i) | SegmentValue::CenterOf(i) => COLORS[*i % COLORS.len()].filled(),
+                        SegmentValue::Last => BLACK.filled(),
+                    })
+                    .margin(18)
+                    .data(report.effectiveness.iter().enumerate().map(|(i, e)| (i, value(&e.summary)))),
+            )
+            .map_err(|e| e.to_string())?;
+        let references = report.reference.iter().flat_map(|r| {
+            [(r.clean_p10, "clean documents"), (r.full_page_p10, "full page text")]
+                .into_iter()
+                .filter_map(|(p, what)| p.map(|p| (p, what)))
+        });
+        if label == "P@10" {
+            for (i, (p, what)) in references.enumerate() {
+                let style = [BLACK, RGBColor(150, 150, 150)][i % 2];
+                let ends = [SegmentValue::Exact(0), SegmentValue::Last];
+                chart
+                    .draw_series(LineSeries::new(ends.into_iter().map(|x| (x, p)), style.stroke_width(1)))
+                    .map_err(|e| e.to_string())?
+                    .label(format!("BM25 reference, {what}: {p:.3}"))
+                    .legend(move |(x, y)| PathElement::new(vec![(x, y), (x + 20, y)], style.stroke_width(1)));
+            }
+            chart
+                .configure_series_labels()
+                .position(SeriesLabelPosition::LowerRight)
+                .background_style(WHITE.mix(0.9))
+                .border_style(BLACK)
+                .label_font(("sans-serif", 11))
+                .draw()
+                .map_err(|e| e.to_string())?;
+        }
+    }
+    root.present().map_err(|e| e.to_string())
+}
+
+fn disk_chart(report: &CollectionReport, path: &Path) -> Result<(), String> {
+    let groups = &report.disk.groups;
+    let root = SVGBackend::new(path, (760, 360)).into_drawing_area();
+    root.fill(&WHITE).map_err(|e| e.to_string())?;
+    let top = groups.iter().flat_map(|g| [g.ratio.bytes, g.ratio.pages]).fold(0.5, f64::max) * 1.15;
+    let mut chart = ChartBuilder::on(&root)
+        .caption(
+            format!("{} — inverted-file access, abstract / full text, per query group", report.name),
+            ("sans-serif", 18),
+        )
+        .margin(12)
+        .x_label_area_size(35)
+        .y_label_area_size(45)
+        .build_cartesian_2d(1usize..groups.len().max(2), 0.0..top)
+        .map_err(|e| e.to_string())?;
+    chart.configure_mesh().x_desc("query group").y_desc("ratio").draw().map_err(|e| e.to_string())?;
+    let series: [(&str, fn(&crate::eval::disk::GroupAccess) -> f64, RGBColor); 2] =
+        [("bytes", |g| g.ratio.bytes, COLORS[0]), ("4 KiB pages", |g| g.ratio.pages, COLORS[1])];
+    for (label, value, color) in series {
+        chart
+            .draw_series(LineSeries::new(groups.iter().map(|g| (g.group, value(g))), color.stroke_width(2)))
+            .map_err(|e| e.to_string())?
+            .label(label)
+            .legend(move |(x, y)| PathElement::new(vec![(x, y), (x + 20, y)], color.stroke_width(2)));
+    }
+    let mean = report.disk.mean_ratio.bytes;
+    chart
+        .draw_series(LineSeries::new([(1, mean), (groups.len().max(2), mean)], BLACK.stroke_width(1)))
+        .map_err(|e| e.to_string())?
+        .label(format!("mean bytes ratio {mean:.3}"))
+        .legend(|(x, y)| PathElement::new(vec![(x, y), (x + 20, y)], BLACK.stroke_width(1)));
+    chart
+        .configure_series_labels()
+        .position(SeriesLabelPosition::LowerRight)
+        .background_style(WHITE.mix(0.8))
+        .border_style(BLACK)
+        .draw()
+        .map_err(|e| e.to_string())?;
+    root.present().map_err(|e| e.to_string())
+}
+
+/// An evaluation configuration (`eval/<collection>.toml`): where a collection's crawl, topics
+/// and judgments are. Paths are relative to the file.
+#[derive(Debug, Clone, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct EvalConfig {
+    pub name: String,
+    /// The crawl to build when the build folder has no build yet.
+    pub input: std::path::PathBuf,
+    pub topics: std::path::PathBuf,
+    pub qrels: std::path::PathBuf,
+    /// Where the report goes.
+    pub report: std::path::PathBuf,
+    #[serde(default)]
+    pub reference: Option<Reference>,
+}
+
+impl EvalConfig {
+    /// Reads a configuration and resolves its paths against the file's folder.
+    pub fn from_file(path: &Path) -> Result<EvalConfig, String> {
+        let text = std::fs::read_to_string(path).map_err(|e| format!("cannot read {}: {e}", path.display()))?;
+        let mut config: EvalConfig = toml::from_str(&text).map_err(|e| format!("{}: {e}", path.display()))?;
+        let base = path.parent().unwrap_or(Path::new("."));
+        for p in [&mut config.input, &mut config.topics, &mut config.qrels, &mut config.report] {
+            if p.is_relative() {
+                *p = base.join(&*p);
+            }
+        }
+        Ok(config)
+    }
+}
