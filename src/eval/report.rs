@@ -8,7 +8,7 @@ use std::path::Path;
 use plotters::prelude::*;
 use serde::{Deserialize, Serialize};
 
-use crate::eval::disk::{DiskReport, measure_disk, sample_terms};
+use crate::eval::disk::{DiskReport, GroupAccess, measure_disk, sample_terms};
 use crate::eval::run::{Topic, run_topics};
 use crate::eval::score::{EvalOptions, Qrels, Run, ScoreError, Summary, evaluate};
 use crate::eval::stats::{StatisticsReport, index_statistics};
@@ -250,13 +250,16 @@ fn markdown(report: &CollectionReport, command: &str) -> String {
     md
 }
 
+/// How a chart reads one value of a row.
+type Measure<T> = fn(&T) -> f64;
+
 const COLORS: [RGBColor; 3] = [RGBColor(31, 119, 180), RGBColor(255, 127, 14), RGBColor(44, 160, 44)];
 
 fn effectiveness_chart(report: &CollectionReport, path: &Path) -> Result<(), String> {
     let root = SVGBackend::new(path, (760, 360)).into_drawing_area();
     root.fill(&WHITE).map_err(|e| e.to_string())?;
     let panels = root.split_evenly((1, 2));
-    let measures: [(&str, fn(&Summary) -> f64); 2] =
+    let measures: [(&str, Measure<Summary>); 2] =
         [("P@10", |s| s.measures.p_10), ("nDCG@10", |s| s.measures.ndcg_cut_10)];
     let names: Vec<&str> = report.effectiveness.iter().map(|e| e.index).collect();
     let top = report.effectiveness.iter().flat_map(|e| measures.iter().map(|(_, f)| f(&e.summary))).fold(0.1, f64::max);
@@ -332,7 +335,7 @@ fn disk_chart(report: &CollectionReport, path: &Path) -> Result<(), String> {
         .build_cartesian_2d(1usize..groups.len().max(2), 0.0..top)
         .map_err(|e| e.to_string())?;
     chart.configure_mesh().x_desc("query group").y_desc("ratio").draw().map_err(|e| e.to_string())?;
-    let series: [(&str, fn(&crate::eval::disk::GroupAccess) -> f64, RGBColor); 2] =
+    let series: [(&str, Measure<GroupAccess>, RGBColor); 2] =
         [("bytes", |g| g.ratio.bytes, COLORS[0]), ("4 KiB pages", |g| g.ratio.pages, COLORS[1])];
     for (label, value, color) in series {
         chart
