@@ -1,0 +1,71 @@
+//! `indexer eval` end to end on the sample corpus: runs, scores, index statistics, disk access
+//! and the report files.
+
+mod common;
+
+use assert_cmd::Command;
+use common::repo_path;
+
+fn indexer() -> Command {
+    Command::cargo_bin("indexer").unwrap()
+}
+
+#[test]
+fn report_on_the_sample_corpus() {
+    let dir = tempfile::tempdir().unwrap();
+    let report = dir.path().join("report");
+    indexer()
+        .args(["build", "--quiet"])
+        .arg(repo_path("eval/sample-corpus/pages"))
+        .arg("--dir")
+        .arg(dir.path())
+        .assert()
+        .success();
+    indexer()
+        .args(["eval", "report", "--name", "sample", "--queries", "300", "--group", "50", "--dir"])
+        .arg(dir.path())
+        .arg("--topics")
+        .arg(repo_path("queries/sample.tsv"))
+        .arg("--qrels")
+        .arg(repo_path("eval/sample.qrels"))
+        .arg("--report")
+        .arg(&report)
+        .assert()
+        .success();
+    for file in ["report.md", "report.json", "effectiveness.svg", "disk-access.svg"] {
+        assert!(report.join(file).exists(), "{file} missing");
+    }
+    let json: serde_json::Value =
+        serde_json::from_str(&std::fs::read_to_string(report.join("report.json")).unwrap()).unwrap();
+    let effectiveness = json["effectiveness"].as_array().unwrap();
+    assert_eq!(effectiveness.len(), 3);
+    for e in effectiveness {
+        // Every sample query has its answer first (tests/sample_corpus.rs checks each one).
+        assert_eq!(e["summary"]["recip_rank"], 1.0, "{e}");
+        assert_eq!(e["summary"]["num_q"], 25);
+    }
+    let stats = &json["statistics"];
+    assert!(stats["abstract"]["sum_of_terms"].as_u64().unwrap() < stats["fulltext"]["sum_of_terms"].as_u64().unwrap());
+    assert!(stats["size_ratio"].as_f64().unwrap() > 0.0 && stats["size_ratio"].as_f64().unwrap() < 1.0);
+    let disk = &json["disk"];
+    assert_eq!(disk["groups"].as_array().unwrap().len(), 6);
+    let ratio = disk["mean_ratio"]["bytes"].as_f64().unwrap();
+    assert!(ratio > 0.0 && ratio < 1.0, "abstract postings should be smaller than full-text postings: {ratio}");
+    for group in disk["groups"].as_array().unwrap() {
+        assert!(group["fulltext"]["postings"]["bytes"].as_u64().unwrap() > 0, "{group}");
+        assert!(group["fulltext"]["postings"]["pages"].as_u64().unwrap() > 0, "{group}");
+    }
+    assert!(std::fs::read_to_string(report.join("disk-access.svg")).unwrap().starts_with("<svg"));
+
+    // The same figures from the separate commands.
+    let stats_out = indexer().args(["eval", "stats", "--json", "--dir"]).arg(dir.path()).output().unwrap();
+    let separate: serde_json::Value = serde_json::from_slice(&stats_out.stdout).unwrap();
+    assert_eq!(&separate, stats);
+    let disk_out = indexer()
+        .args(["eval", "disk", "--json", "--queries", "300", "--group", "50", "--dir"])
+        .arg(dir.path())
+        .output()
+        .unwrap();
+    let separate: serde_json::Value = serde_json::from_slice(&disk_out.stdout).unwrap();
+    assert_eq!(separate["mean_ratio"], disk["mean_ratio"], "the term sample is seeded");
+}
