@@ -197,17 +197,43 @@ impl Default for StopWordConfig {
 #[derive(Debug, Clone, Serialize, Deserialize, PartialEq)]
 #[serde(default, deny_unknown_fields)]
 pub struct ReplicaConfig {
-    /// `docview` (the keyword MD5 fingerprint) or `off`.
+    /// The near-replica detector: `minhash` (default), `docview` (the keyword MD5
+    /// fingerprint of §5), `simhash`, or `off` (exact copies only).
     pub detector: String,
-    /// Share of the feature words that go into the fingerprint (paper: 0.4).
+    /// Share of the feature words that go into the keyword fingerprint (paper: 0.4).
     pub percentage: f64,
     /// The number of words fingerprinted is a multiple of this (paper: 5).
     pub interval: usize,
+    /// Words per shingle for MinHash and SimHash.
+    pub shingle_words: usize,
+    /// Hash functions of a MinHash signature.
+    pub minhash_hashes: usize,
+    /// MinHash: pages whose estimated Jaccard resemblance of shingles reaches this are
+    /// replicas. 0.85 is a conventional near-duplicate threshold, fixed before measuring.
+    pub minhash_threshold: f64,
+    /// SimHash: pages whose 64-bit sketches differ in at most this many bits are replicas
+    /// (3, as in Manku et al. 2007).
+    pub simhash_max_distance: usize,
+    /// Pages with fewer terms of topic content get no near-replica signature, only the
+    /// exact-copy check: a headline or a notice of a few words resembles too many others.
+    pub near_min_terms: usize,
 }
 
 impl Default for ReplicaConfig {
     fn default() -> Self {
-        ReplicaConfig { detector: "docview".to_string(), percentage: 0.4, interval: 5 }
+        ReplicaConfig {
+            // MinHash finds as many near replicas as the keyword fingerprint on the replica
+            // set (94.4%, no errors) and far more of the judged copycat pairs at a lower
+            // false-positive rate (eval/reports/replicas/).
+            detector: "minhash".to_string(),
+            percentage: 0.4,
+            interval: 5,
+            shingle_words: 3,
+            minhash_hashes: 128,
+            minhash_threshold: 0.85,
+            simhash_max_distance: 3,
+            near_min_terms: 30,
+        }
     }
 }
 
@@ -314,8 +340,17 @@ impl Config {
         if r.interval == 0 {
             return Err("replicas.interval must be at least 1".into());
         }
-        if !["docview", "off"].contains(&r.detector.as_str()) {
-            return Err(format!("replicas.detector must be docview or off, got {:?}", r.detector));
+        if crate::replicas::DetectorKind::from_name(&r.detector).is_none() {
+            return Err(format!(
+                "replicas.detector must be one of {:?}, got {:?}",
+                crate::replicas::DetectorKind::NAMES,
+                r.detector
+            ));
+        }
+        if !(0.0..=1.0).contains(&r.minhash_threshold) || r.minhash_hashes == 0 || r.simhash_max_distance >= 32 {
+            return Err(
+                "replicas: minhash_threshold must be in 0..=1, minhash_hashes ≥ 1, simhash_max_distance < 32".into()
+            );
         }
         if !crate::clean::CleanerKind::NAMES.contains(&self.cleaning.cleaner.as_str()) {
             return Err(format!(

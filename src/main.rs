@@ -102,8 +102,8 @@ struct BuildArgs {
     /// The page cleaner.
     #[arg(long, value_parser = clap::builder::PossibleValuesParser::new(CleanerKind::NAMES))]
     cleaner: Option<String>,
-    /// The replica detector (`off` keeps every page).
-    #[arg(long, value_parser = ["docview", "off"])]
+    /// The near-replica detector (`off`: exact copies only). See README.
+    #[arg(long, value_parser = clap::builder::PossibleValuesParser::new(indexer::replicas::DetectorKind::NAMES))]
     replicas: Option<String>,
     /// Worker threads (default: all cores).
     #[arg(long, value_name = "N")]
@@ -153,6 +153,40 @@ enum EvalCommand {
     Disk(EvalDiskArgs),
     /// Sum of terms and size of both indexes (Table 3).
     Stats(EvalStatsArgs),
+    /// Replica detection: hit and error rates like §7.2, Table 2, and judged pairs.
+    #[command(long_about = "Replica detection measured like §7.2 of the DocView paper. INPUT is a \
+        replica test set (base pages, a near replica and a non-replica of each) with --truth \
+        (url<TAB>set<TAB>base_url, set = base|near|non). Reports the hit rate (near replicas \
+        grouped with their base) and error rate (non-replicas grouped with theirs) of every \
+        detector over the topic content and over the raw page text; --sweep adds the paper's \
+        Table 2 (Percentage 10–100% × Interval 1–10) with heatmaps; --pairs adds precision, \
+        recall and false-positive rate on human-judged pairs (JSON Lines with label_raw, \
+        src_doc, target_doc).\n\nExample: indexer eval replicas --config eval/replicas.toml --sweep")]
+    Replicas(EvalReplicasArgs),
+}
+
+#[derive(Args)]
+struct EvalReplicasArgs {
+    /// The replica test set (a WARC file or a folder of pages).
+    input: Option<PathBuf>,
+    /// The truth file (url, set, base_url).
+    #[arg(long, value_name = "FILE")]
+    truth: Option<PathBuf>,
+    /// Judged pairs (webis copycat JSON Lines).
+    #[arg(long, value_name = "FILE")]
+    pairs: Option<PathBuf>,
+    /// An evaluation config (eval/replicas.toml) giving all of the above and --report.
+    #[arg(long, value_name = "FILE")]
+    config: Option<PathBuf>,
+    /// Where to write report.md, report.json and the heatmap.
+    #[arg(long, value_name = "DIR")]
+    report: Option<PathBuf>,
+    /// Reproduce Table 2 (Percentage × Interval) for the keyword fingerprint.
+    #[arg(long)]
+    sweep: bool,
+    /// Print the report as JSON.
+    #[arg(long)]
+    json: bool,
 }
 
 #[derive(Args)]
@@ -290,6 +324,7 @@ fn run(cli: Cli) -> Result<ExitCode> {
         Command::Eval(EvalCommand::Report(args)) => eval_report_command(args),
         Command::Eval(EvalCommand::Disk(args)) => eval_disk_command(args),
         Command::Eval(EvalCommand::Stats(args)) => eval_stats_command(args),
+        Command::Eval(EvalCommand::Replicas(args)) => eval_replicas_command(args),
         Command::Inspect(args) => inspect_command(args),
         Command::Config => {
             print!("{}", Config::default().to_toml());
@@ -562,6 +597,63 @@ fn eval_stats_command(args: EvalStatsArgs) -> Result<ExitCode> {
             "index bytes  {:>12} {:>14}   {:.4}",
             stats.abstract_index.bytes, stats.fulltext.bytes, stats.size_ratio
         );
+    }
+    Ok(ExitCode::SUCCESS)
+}
+
+fn eval_replicas_command(args: EvalReplicasArgs) -> Result<ExitCode> {
+    use indexer::eval::replicas::{
+        ReplicaEvalConfig, ReplicaReport, evaluate_pairs, evaluate_replica_set, read_truth, write_replica_report,
+    };
+    let config = args.config.as_deref().map(ReplicaEvalConfig::from_file).transpose()?;
+    let input = args.input.or_else(|| config.as_ref().map(|c| c.input.clone())).context("give INPUT or --config")?;
+    let truth = args.truth.or_else(|| config.as_ref().map(|c| c.truth.clone())).context("give --truth or --config")?;
+    let pairs = args.pairs.or_else(|| config.as_ref().map(|c| c.pairs.clone()));
+    let report_dir = args.report.or_else(|| config.as_ref().map(|c| c.report.clone()));
+    let settings = Config::default();
+    let (pages, detectors, sweeps) = evaluate_replica_set(&input, &read_truth(&truth)?, &settings, args.sweep)?;
+    let pairs = match pairs {
+        Some(path) if path.exists() => evaluate_pairs(&path, &settings.replicas)?,
+        Some(path) => bail!("{}: no such file", path.display()),
+        None => Vec::new(),
+    };
+    let report = ReplicaReport { pages, detectors, sweeps, pairs, settings: settings.replicas };
+    if args.json {
+        println!("{}", serde_json::to_string(&report)?);
+    } else {
+        for d in &report.detectors {
+            println!(
+                "{:<8} {:<6} hit rate {:5.1}%  error rate {:4.1}%",
+                d.detector,
+                format!("{:?}", d.source).to_lowercase(),
+                100.0 * d.rates.hit_rate,
+                100.0 * d.rates.error_rate
+            );
+        }
+        for p in &report.pairs {
+            let m = &p.metrics;
+            println!(
+                "{:<8} pairs (label ≥ {}): P {:.3} R {:.3} F1 {:.3} FPR {:.1}%",
+                p.detector,
+                p.positive_from,
+                m.precision,
+                m.recall,
+                m.f1,
+                100.0 * m.false_positive_rate
+            );
+        }
+    }
+    if let Some(dir) = report_dir {
+        let command = match &args.config {
+            Some(path) => {
+                format!("indexer eval replicas --config {}{}", path.display(), if args.sweep { " --sweep" } else { "" })
+            }
+            None => "indexer eval replicas".to_string(),
+        };
+        write_replica_report(&report, &dir, &command)?;
+        if !args.json {
+            println!("report written to {}", dir.join("report.md").display());
+        }
     }
     Ok(ExitCode::SUCCESS)
 }

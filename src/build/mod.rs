@@ -27,7 +27,7 @@ use crate::input::{ByteCounter, InputError, InputEvent, RawPage, SkipReason, Ski
 use crate::replicas::{ReplicaDetector, ReplicaKind, Verdict};
 use crate::text::StopWords;
 
-pub use page::{PageContext, ProcessedPage, distinct_terms, process_page};
+pub use page::{PageContext, ProcessedPage, distinct_terms, process_page, terms_in_order};
 pub use summary::{BuildSummary, dir_size, peak_rss_bytes};
 
 /// Pages in flight between the reader and the workers, in batches.
@@ -88,7 +88,7 @@ pub fn build(
     let mut indexes = IndexSet::create(&staging, config.index.writer_memory_mib, config.index.writer_threads)?;
 
     let mut summary = BuildSummary::default();
-    let mut detector = ReplicaDetector::new();
+    let mut detector = ReplicaDetector::new(ctx.signer.kind(), &config.replicas);
     let mut seen_urls: HashSet<[u8; 16]> = HashSet::new();
     let counter = ByteCounter::default();
 
@@ -155,7 +155,7 @@ pub fn build(
                     page.origin, config.tag_tree.max_depth
                 ));
             }
-            match detector.check(&page.record.identifier, page.fingerprints) {
+            match detector.check(&page.record.identifier, &page.fingerprints) {
                 Verdict::Replica { kept_url, kind } => {
                     match kind {
                         ReplicaKind::Exact => summary.replicas.exact += 1,

@@ -1,14 +1,16 @@
 //! One page through the pipeline: decode → tag tree → block weights → page type → topic
 //! content → DocView → fingerprints. Pure and thread-safe: pages are processed in parallel.
 
-use std::collections::HashSet;
+use std::collections::{HashMap, HashSet};
 
 use crate::clean::{CleanerKind, block_weights, clean_page, term_frequencies};
 use crate::config::Config;
 use crate::decode::decode;
 use crate::docview::{DocView, IntegrationInput, integrate};
 use crate::input::{RawPage, SkipReason, Skipped};
-use crate::replicas::{PageFingerprints, exact_fingerprint, keyword_fingerprint, to_hex};
+use crate::replicas::{
+    DetectorKind, NearSignature, PageFingerprints, Signer, exact_fingerprint, keyword_fingerprint, to_hex,
+};
 use crate::tagtree::{BlockType, TagTree, build_tag_tree};
 use crate::text::StopWords;
 
@@ -18,6 +20,7 @@ pub struct PageContext<'a> {
     pub stop_words: &'a StopWords,
     pub weighty_tags: HashSet<String>,
     pub cleaner: CleanerKind,
+    pub signer: Signer,
 }
 
 impl<'a> PageContext<'a> {
@@ -28,6 +31,10 @@ impl<'a> PageContext<'a> {
             weighty_tags: config.block_weight.forces.keys().cloned().collect(),
             // Validated with the config.
             cleaner: CleanerKind::from_name(&config.cleaning.cleaner).unwrap_or(CleanerKind::DocView),
+            signer: Signer::new(
+                DetectorKind::from_name(&config.replicas.detector).unwrap_or(DetectorKind::DocView),
+                &config.replicas,
+            ),
         }
     }
 
@@ -79,12 +86,12 @@ pub fn process_page(raw: RawPage, ctx: &PageContext<'_>) -> Result<ProcessedPage
         stop_words: ctx.stop_words,
     };
     let mut record = integrate(&input, &config.docview).record;
-    let fingerprints = if config.replicas.detector == "off" {
-        PageFingerprints::default()
-    } else {
-        page_fingerprints(&tree, &content.nodes, &record, ctx)
-    };
-    record.fingerprint = fingerprints.near.as_ref().map(to_hex);
+    let tf = term_frequencies(&tree, &content.nodes, ctx.stop_words);
+    // The DocView record keeps the paper's keyword fingerprint whatever the detector: it is
+    // part of the model (§5), and what a global merge of shards joins on.
+    record.fingerprint =
+        keyword_fingerprint(&tf, config.replicas.percentage, config.replicas.interval).map(|f| to_hex(&f));
+    let fingerprints = page_fingerprints(&tree, &content.nodes, &record, &tf, ctx);
     record.charset = encoding.name().to_string();
     Ok(ProcessedPage {
         origin: raw.origin,
@@ -104,26 +111,36 @@ fn is_binary(bytes: &[u8]) -> bool {
     !utf16 && head.contains(&0)
 }
 
-/// The replica fingerprints of a cleaned page (§5).
+/// The replica signatures of a cleaned page (§5).
 ///
 /// Exact copies: MD5 of the title and the cleaned text. The title is part of it because a
 /// copy of a page carries its title, while two different pages of one template whose
 /// cleaned text is only template (headline-only stubs, link pages) must not collide.
 ///
-/// Near replicas: the keyword fingerprint over the topic content, for topic pages only. The
-/// paper defines and measures it on pages with topic content (§7.2); the "content" of a hub
-/// or image page is links or pictures whose words are mostly the site's own, so a keyword
-/// fingerprint there groups unrelated pages of one site.
-fn page_fingerprints(tree: &TagTree, nodes: &[usize], record: &DocView, ctx: &PageContext<'_>) -> PageFingerprints {
-    let replicas = &ctx.config.replicas;
+/// Near replicas: the detector's signature of the topic content, for topic pages only. The
+/// paper defines and measures near replicas on pages with topic content (§7.2); the
+/// "content" of a hub or image page is links or pictures whose words are mostly the site's
+/// own, so a signature there groups unrelated pages of one site.
+fn page_fingerprints(
+    tree: &TagTree,
+    nodes: &[usize],
+    record: &DocView,
+    tf: &HashMap<String, u32>,
+    ctx: &PageContext<'_>,
+) -> PageFingerprints {
     let exact = exact_fingerprint(&record.topic_content)
         .and_then(|_| exact_fingerprint(&format!("{}\n{}", record.title, record.topic_content)));
-    let near = (record.page_type == BlockType::Topic)
-        .then(|| {
-            keyword_fingerprint(&term_frequencies(tree, nodes, ctx.stop_words), replicas.percentage, replicas.interval)
-        })
-        .flatten();
+    let near = if record.page_type == BlockType::Topic {
+        ctx.signer.sign(&terms_in_order(tree, nodes), tf)
+    } else {
+        NearSignature::None
+    };
     PageFingerprints { exact, near }
+}
+
+/// The terms of `nodes`, in document order (the shingles of MinHash and SimHash).
+pub fn terms_in_order(tree: &TagTree, nodes: &[usize]) -> Vec<String> {
+    nodes.iter().flat_map(|&id| tree.nodes[id].terms.iter().cloned()).collect()
 }
 
 /// The distinct terms of a page's visible text (a document of the stop-word sample).

@@ -170,16 +170,19 @@ pub fn find_topic_root(tree: &TagTree, weights: &BlockWeights, config: &Cleaning
             }
         }
     };
+    let heading = tree.title_heading;
+    // Text lying loose in <body>, outside any container, is template residue when the
+    // headline has a container of its own (article text sits in blocks next to it).
+    let loose_body_text = |id: NodeId| tree.nodes[id].tag == "body" && heading.is_some_and(|h| h != id);
     let mut has_paragraphs = false;
     for id in 0..n {
         let node = &tree.nodes[id];
-        if RootSearch::is_text_block(tree, id) && node.own.terms >= config.min_paragraph_terms {
+        if RootSearch::is_text_block(tree, id) && node.own.terms >= config.min_paragraph_terms && !loose_body_text(id) {
             has_paragraphs = true;
             spread(&mut paragraph_score, id, (node.own.terms - node.own.anchor_terms) as f64 * weights.get(id));
         }
     }
     let mut score = paragraph_score.clone();
-    let heading = tree.title_heading;
     if let Some(h) = heading {
         // The headline's own container holds it: full score there, half to the parent.
         let value = config.title_heading_score * weights.get(h);
@@ -347,6 +350,24 @@ mod tests {
         let text = content.text(&tree);
         assert!(text.starts_with("Tern colonies grow\nThe survey counted"), "{text}");
         assert!(!text.contains("Copyright"));
+    }
+
+    #[test]
+    fn loose_template_text_in_body_does_not_outweigh_the_headline() {
+        let html = "<head><title>Modified Graeffe method | Cottages</title></head><body>\
+            <b>Cottages Unlimited Realty Inc. Brokerage, sales telephone and fax numbers, open every day of the week \
+            for viewings of lake properties and cottages in the region</b>\
+            <div><div><h1>Modified Graeffe method</h1></div></div></body>";
+        let (tree, content) = clean(html, CleanerKind::DocView);
+        assert_eq!(content.text(&tree), "Modified Graeffe method");
+        // Paragraph elements in <body> still count.
+        let html = format!(
+            "<head><title>Tern colonies grow | Birds</title></head><body><div><h1>Tern colonies grow</h1></div>{}\
+             <p>Observers found more birds than in any year since counts began in the sixties.</p></body>",
+            "<p>The survey counted nesting terns on every island of the archipelago this spring.</p>".repeat(5)
+        );
+        let (tree, content) = clean(&html, CleanerKind::DocView);
+        assert!(content.text(&tree).contains("Observers found more birds"), "{}", content.text(&tree));
     }
 
     #[test]

@@ -1,17 +1,26 @@
-//! Replica removal (§5): exact copies by a hash of the cleaned text, near replicas by the
-//! keyword MD5 fingerprint over the topic content.
+//! Replica removal (§5): exact copies by a hash of the cleaned text, near replicas by a
+//! signature of the topic content — the paper's keyword MD5 fingerprint, or MinHash or
+//! SimHash over word shingles ([`Signer`]).
 //!
-//! Detection is a hash join on 16-byte fingerprints (the paper sorts them; a hash map gives
-//! the same groups in one streaming pass): O(n) time, 16 bytes plus the kept URL per group in
-//! memory, never pages. The first page of a group, in input order, is kept.
+//! Detection streams over the pages in input order and keeps the first page of each group:
+//! each page is looked up among the pages kept so far, and kept if nothing matches. Lookups
+//! are near-linear: a hash join on the 16-byte fingerprints (the paper sorts them; a hash map
+//! gives the same groups in one pass), LSH bands for MinHash, block permutations for SimHash;
+//! never all pairs. Memory holds signatures and one URL per kept page, never pages.
 
 mod fingerprint;
+mod signature;
 
 use std::collections::HashMap;
 
+use gaoya::minhash::{MinHashIndex, calculate_minhash_params};
+use gaoya::simhash::SimHashIndex;
 use serde::Serialize;
 
+use crate::config::ReplicaConfig;
+
 pub use fingerprint::{Fingerprint, exact_fingerprint, keyword_fingerprint, to_hex};
+pub use signature::{DetectorKind, NearSignature, Signer, shingles};
 
 /// How a removed page relates to the kept one.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, Serialize)]
@@ -39,32 +48,64 @@ pub enum Verdict {
     Replica { kept_url: String, kind: ReplicaKind },
 }
 
-/// The fingerprints of one page. `None` where the page has too little content to compare.
-#[derive(Debug, Clone, Copy, Default, PartialEq, Eq)]
+/// The signatures of one page.
+#[derive(Debug, Clone, Default, PartialEq, Eq)]
 pub struct PageFingerprints {
+    /// `None` for a page without text.
     pub exact: Option<Fingerprint>,
-    pub near: Option<Fingerprint>,
+    pub near: NearSignature,
+}
+
+/// Where near signatures are looked up.
+enum NearIndex {
+    Keyword(HashMap<Fingerprint, u32>),
+    MinHash(Box<MinHashIndex<u32, u32>>),
+    SimHash { index: Box<SimHashIndex<u64, u32>> },
+    Off,
 }
 
 /// Streaming replica detection: feed pages in input order.
-#[derive(Debug, Default)]
 pub struct ReplicaDetector {
     exact: HashMap<Fingerprint, u32>,
-    near: HashMap<Fingerprint, u32>,
+    near: NearIndex,
     kept_urls: Vec<String>,
 }
 
 impl ReplicaDetector {
-    pub fn new() -> ReplicaDetector {
-        ReplicaDetector::default()
+    /// A detector for signatures made by a [`Signer`] of `kind` with `config`.
+    pub fn new(kind: DetectorKind, config: &ReplicaConfig) -> ReplicaDetector {
+        let near = match kind {
+            DetectorKind::DocView => NearIndex::Keyword(HashMap::new()),
+            DetectorKind::MinHash => {
+                let (bands, width) = calculate_minhash_params(config.minhash_threshold, config.minhash_hashes);
+                NearIndex::MinHash(Box::new(MinHashIndex::new(bands, width, config.minhash_threshold)))
+            }
+            DetectorKind::SimHash => {
+                // k + 2 blocks: pages within k bits share at least 2 whole blocks.
+                let distance = config.simhash_max_distance;
+                NearIndex::SimHash { index: Box::new(SimHashIndex::new(distance + 2, distance)) }
+            }
+            DetectorKind::Off => NearIndex::Off,
+        };
+        ReplicaDetector { exact: HashMap::new(), near, kept_urls: Vec::new() }
     }
 
     /// Checks a page against every page kept so far, and remembers it if it is kept.
-    pub fn check(&mut self, url: &str, fingerprints: PageFingerprints) -> Verdict {
+    pub fn check(&mut self, url: &str, fingerprints: &PageFingerprints) -> Verdict {
         if let Some(&kept) = fingerprints.exact.and_then(|f| self.exact.get(&f)) {
             return self.replica_of(kept, ReplicaKind::Exact);
         }
-        if let Some(&kept) = fingerprints.near.and_then(|f| self.near.get(&f)) {
+        let near_match = match (&self.near, &fingerprints.near) {
+            (NearIndex::Keyword(map), NearSignature::Keyword(f)) => map.get(f).copied(),
+            (NearIndex::MinHash(index), NearSignature::MinHash(signature)) => {
+                index.query_one(signature).map(|(&id, _)| id)
+            }
+            (NearIndex::SimHash { index }, NearSignature::SimHash(signature)) => {
+                index.query_one(signature).map(|(&id, _)| id)
+            }
+            _ => None,
+        };
+        if let Some(kept) = near_match {
             return self.replica_of(kept, ReplicaKind::Near);
         }
         let ordinal = self.kept_urls.len() as u32;
@@ -72,8 +113,13 @@ impl ReplicaDetector {
         if let Some(f) = fingerprints.exact {
             self.exact.insert(f, ordinal);
         }
-        if let Some(f) = fingerprints.near {
-            self.near.insert(f, ordinal);
+        match (&mut self.near, &fingerprints.near) {
+            (NearIndex::Keyword(map), NearSignature::Keyword(f)) => {
+                map.insert(*f, ordinal);
+            }
+            (NearIndex::MinHash(index), NearSignature::MinHash(signature)) => index.insert(ordinal, signature.clone()),
+            (NearIndex::SimHash { index }, NearSignature::SimHash(signature)) => index.insert(ordinal, *signature),
+            _ => {}
         }
         Verdict::Unique
     }
@@ -91,25 +137,53 @@ mod tests {
         Some([byte; 16])
     }
 
+    fn keyword(exact: u8, near: u8) -> PageFingerprints {
+        PageFingerprints { exact: fp(exact), near: NearSignature::Keyword([near; 16]) }
+    }
+
     #[test]
     fn first_page_of_a_group_is_kept() {
-        let mut d = ReplicaDetector::new();
-        assert_eq!(d.check("a", PageFingerprints { exact: fp(1), near: fp(9) }), Verdict::Unique);
-        assert_eq!(d.check("b", PageFingerprints { exact: fp(2), near: fp(8) }), Verdict::Unique);
-        assert_eq!(
-            d.check("c", PageFingerprints { exact: fp(1), near: fp(7) }),
-            Verdict::Replica { kept_url: "a".into(), kind: ReplicaKind::Exact }
-        );
-        assert_eq!(
-            d.check("d", PageFingerprints { exact: fp(3), near: fp(8) }),
-            Verdict::Replica { kept_url: "b".into(), kind: ReplicaKind::Near }
-        );
+        let mut d = ReplicaDetector::new(DetectorKind::DocView, &ReplicaConfig::default());
+        assert_eq!(d.check("a", &keyword(1, 9)), Verdict::Unique);
+        assert_eq!(d.check("b", &keyword(2, 8)), Verdict::Unique);
+        assert_eq!(d.check("c", &keyword(1, 7)), Verdict::Replica { kept_url: "a".into(), kind: ReplicaKind::Exact });
+        assert_eq!(d.check("d", &keyword(3, 8)), Verdict::Replica { kept_url: "b".into(), kind: ReplicaKind::Near });
     }
 
     #[test]
     fn pages_without_fingerprints_are_never_replicas() {
-        let mut d = ReplicaDetector::new();
-        assert_eq!(d.check("a", PageFingerprints::default()), Verdict::Unique);
-        assert_eq!(d.check("b", PageFingerprints::default()), Verdict::Unique);
+        let mut d = ReplicaDetector::new(DetectorKind::DocView, &ReplicaConfig::default());
+        assert_eq!(d.check("a", &PageFingerprints::default()), Verdict::Unique);
+        assert_eq!(d.check("b", &PageFingerprints::default()), Verdict::Unique);
+    }
+
+    fn words(n: usize, prefix: &str) -> Vec<String> {
+        (0..n).map(|i| format!("{prefix}{i}")).collect()
+    }
+
+    #[test]
+    fn minhash_and_simhash_find_copies_and_nothing_else() {
+        for kind in [DetectorKind::MinHash, DetectorKind::SimHash] {
+            let config = ReplicaConfig::default();
+            let signer = Signer::new(kind, &config);
+            let mut d = ReplicaDetector::new(kind, &config);
+            let base = words(400, "w");
+            // MinHash tolerates an edit; SimHash over unweighted shingles flips many bits for
+            // one changed word (its lower hit rate in eval/reports/replicas), so it gets the
+            // same text, as a re-templated copy has.
+            let mut copy = base.clone();
+            if kind == DetectorKind::MinHash {
+                copy[200] = "changed".into();
+            }
+            let other = words(400, "v");
+            let sign = |terms: &[String]| PageFingerprints { exact: None, near: signer.sign(terms, &HashMap::new()) };
+            assert_eq!(d.check("base", &sign(&base)), Verdict::Unique, "{kind:?}");
+            assert_eq!(d.check("other", &sign(&other)), Verdict::Unique, "{kind:?}");
+            assert_eq!(
+                d.check("copy", &sign(&copy)),
+                Verdict::Replica { kept_url: "base".into(), kind: ReplicaKind::Near },
+                "{kind:?}"
+            );
+        }
     }
 }
