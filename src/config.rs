@@ -53,11 +53,14 @@ pub struct TagTreeConfig {
     /// Container nesting deeper than this is flattened into the deepest allowed container,
     /// so hostile markup cannot make the tree (or any walk over it) unbounded.
     pub max_depth: usize,
+    /// Markup nested deeper than this has its deeper tags removed before parsing (the text
+    /// stays): the HTML parser is quadratic in nesting depth.
+    pub max_markup_depth: usize,
 }
 
 impl Default for TagTreeConfig {
     fn default() -> Self {
-        TagTreeConfig { hub_anchor_ratio: 0.5, image_term_ratio: 0.1, max_depth: 256 }
+        TagTreeConfig { hub_anchor_ratio: 0.5, image_term_ratio: 0.1, max_depth: 256, max_markup_depth: 1000 }
     }
 }
 

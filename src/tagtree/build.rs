@@ -106,10 +106,13 @@ pub fn build_tag_tree(html: &str, config: &TagTreeConfig, weighty_tags: &HashSet
         tree_builder: TreeBuilderOpts { scripting_enabled: false, ..Default::default() },
         ..Default::default()
     };
-    let dom = parse_document(RcDom::default(), opts).one(html);
+    let (html, markup_capped) = super::cap_markup_depth(html, config.max_markup_depth);
+    let dom = parse_document(RcDom::default(), opts).one(html.as_ref());
     let mut builder = Builder::new(config, weighty_tags);
     builder.walk(&dom.document);
-    builder.finish()
+    let mut tree = builder.finish();
+    tree.depth_capped |= markup_capped;
+    tree
 }
 
 enum Frame {

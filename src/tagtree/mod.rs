@@ -13,11 +13,13 @@
 //! `tag_tree.max_depth`.
 
 mod build;
+mod depth;
 mod render;
 
 use serde::{Deserialize, Serialize};
 
 pub use build::build_tag_tree;
+pub use depth::cap_markup_depth;
 
 /// Index of a node in [`TagTree::nodes`].
 pub type NodeId = usize;
