@@ -1,0 +1,195 @@
+//! `indexer eval clean`: a cleaner's topic content scored against human gold text.
+//!
+//! The metric (the same for every cleaner and every set, so figures compare):
+//! - Tokens: case-folded runs of Unicode word characters (`\w`: letters, digits, `_`), where
+//!   every CJK ideograph or kana (U+3040–30FF, U+3400–4DBF, U+4E00–9FFF, U+F900–FAFF) is a
+//!   token on its own. It is deliberately not our tokenizer: gold is compared on characters
+//!   for Chinese, independent of any segmenter.
+//! - Per page, as bags (multisets): tp = size of the intersection, P = tp / |output|,
+//!   R = tp / |gold|.
+//! - P is averaged over the pages with non-empty output, R over the pages with non-empty gold;
+//!   F1 comes from those two averages. Also the mean per-page F1 (0 for a page with an empty
+//!   output or gold), the number of empty outputs, and pages per second on one thread.
+
+use std::collections::HashMap;
+use std::path::Path;
+use std::time::Instant;
+
+use serde::Serialize;
+
+use crate::build::PageContext;
+use crate::clean::{CleanerKind, block_weights, clean_page};
+use crate::config::Config;
+use crate::input::RawPage;
+use crate::text::StopWords;
+
+fn is_cjk_char(c: char) -> bool {
+    matches!(c as u32, 0x3040..=0x30FF | 0x3400..=0x4DBF | 0x4E00..=0x9FFF | 0xF900..=0xFAFF)
+}
+
+/// The tokens of the cleaning metric, as a bag.
+pub fn score_tokens(text: &str) -> HashMap<String, u32> {
+    let mut bag = HashMap::new();
+    let mut word = String::new();
+    let flush = |word: &mut String, bag: &mut HashMap<String, u32>| {
+        if !word.is_empty() {
+            *bag.entry(std::mem::take(word)).or_insert(0) += 1;
+        }
+    };
+    for c in text.chars() {
+        if is_cjk_char(c) {
+            flush(&mut word, &mut bag);
+            *bag.entry(c.to_string()).or_insert(0) += 1;
+        } else if c.is_alphanumeric() || c == '_' {
+            word.extend(c.to_lowercase());
+        } else {
+            flush(&mut word, &mut bag);
+        }
+    }
+    flush(&mut word, &mut bag);
+    bag
+}
+
+/// One page's figures.
+#[derive(Debug, Clone, Copy, PartialEq, Serialize)]
+pub struct PageScore {
+    pub output_tokens: u32,
+    pub gold_tokens: u32,
+    pub true_positives: u32,
+}
+
+impl PageScore {
+    pub fn new(output: &HashMap<String, u32>, gold: &HashMap<String, u32>) -> PageScore {
+        let true_positives = output.iter().map(|(t, &n)| n.min(gold.get(t).copied().unwrap_or(0))).sum();
+        PageScore { output_tokens: output.values().sum(), gold_tokens: gold.values().sum(), true_positives }
+    }
+
+    fn f1(&self) -> f64 {
+        if self.output_tokens == 0 || self.gold_tokens == 0 || self.true_positives == 0 {
+            return 0.0;
+        }
+        let p = self.true_positives as f64 / self.output_tokens as f64;
+        let r = self.true_positives as f64 / self.gold_tokens as f64;
+        2.0 * p * r / (p + r)
+    }
+}
+
+/// A cleaner's figures on one set.
+#[derive(Debug, Clone, PartialEq, Serialize)]
+pub struct CleanScore {
+    pub cleaner: String,
+    pub pages: usize,
+    pub precision: f64,
+    pub recall: f64,
+    pub f1: f64,
+    pub mean_page_f1: f64,
+    pub empty_outputs: usize,
+    pub pages_per_second: f64,
+}
+
+/// Aggregates page scores as the module documentation says.
+pub fn aggregate(cleaner: &str, pages: &[PageScore], seconds: f64) -> CleanScore {
+    let with_output: Vec<&PageScore> = pages.iter().filter(|p| p.output_tokens > 0).collect();
+    let with_gold: Vec<&PageScore> = pages.iter().filter(|p| p.gold_tokens > 0).collect();
+    let mean = |xs: Vec<f64>| if xs.is_empty() { 0.0 } else { xs.iter().sum::<f64>() / xs.len() as f64 };
+    let precision = mean(with_output.iter().map(|p| p.true_positives as f64 / p.output_tokens as f64).collect());
+    let recall = mean(with_gold.iter().map(|p| p.true_positives as f64 / p.gold_tokens as f64).collect());
+    let f1 = if precision + recall > 0.0 { 2.0 * precision * recall / (precision + recall) } else { 0.0 };
+    CleanScore {
+        cleaner: cleaner.to_string(),
+        pages: pages.len(),
+        precision,
+        recall,
+        f1,
+        mean_page_f1: mean(pages.iter().map(PageScore::f1).collect()),
+        empty_outputs: pages.len() - with_output.len(),
+        pages_per_second: pages.len() as f64 / seconds.max(1e-9),
+    }
+}
+
+/// A gold set that cannot be read.
+#[derive(Debug, thiserror::Error)]
+#[error("{path}: {message}")]
+pub struct CleanEvalError {
+    pub path: String,
+    pub message: String,
+}
+
+/// Scores `cleaner` on the pages of `html_dir` that have a gold file of the same stem in
+/// `gold_dir`. Pages are cleaned one after the other on one thread, for pages per second.
+pub fn evaluate_cleaner(html_dir: &Path, gold_dir: &Path, cleaner: CleanerKind) -> Result<CleanScore, CleanEvalError> {
+    let error =
+        |path: &Path, e: std::io::Error| CleanEvalError { path: path.display().to_string(), message: e.to_string() };
+    let mut pairs = Vec::new();
+    let mut entries: Vec<_> =
+        std::fs::read_dir(html_dir).map_err(|e| error(html_dir, e))?.flatten().map(|e| e.path()).collect();
+    entries.sort();
+    for html in entries {
+        let Some(stem) = html.file_name().and_then(|n| n.to_str()).and_then(|n| n.split('.').next()) else { continue };
+        let gold = gold_dir.join(format!("{stem}.txt"));
+        if gold.is_file() {
+            let bytes = std::fs::read(&html).map_err(|e| error(&html, e))?;
+            let gold_text = String::from_utf8_lossy(&std::fs::read(&gold).map_err(|e| error(&gold, e))?).into_owned();
+            pairs.push((html, bytes, gold_text));
+        }
+    }
+    if pairs.is_empty() {
+        return Err(CleanEvalError { path: html_dir.display().to_string(), message: "no page has a gold file".into() });
+    }
+    let mut config = Config::default();
+    config.cleaning.cleaner = CleanerKind::NAMES
+        [CleanerKind::NAMES.iter().position(|n| CleanerKind::from_name(n) == Some(cleaner)).unwrap_or(0)]
+    .to_string();
+    let stop_words = StopWords::generic();
+    let ctx = PageContext::new(&config, &stop_words);
+    let started = Instant::now();
+    let outputs: Vec<String> = pairs
+        .iter()
+        .map(|(path, bytes, _)| {
+            let raw = RawPage {
+                url: format!("file://{}", path.display()),
+                origin: String::new(),
+                bytes: bytes.clone(),
+                http_charset: None,
+            };
+            let (tree, _) = ctx.tag_tree(&raw);
+            let weights = block_weights(&tree, &config.block_weight);
+            clean_page(&tree, &weights, cleaner, &config).text(&tree)
+        })
+        .collect();
+    let seconds = started.elapsed().as_secs_f64();
+    let scores: Vec<PageScore> = outputs
+        .iter()
+        .zip(&pairs)
+        .map(|(out, (_, _, gold))| PageScore::new(&score_tokens(out), &score_tokens(gold)))
+        .collect();
+    Ok(aggregate(config.cleaning.cleaner.as_str(), &scores, seconds))
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn tokens_fold_case_and_split_cjk_into_characters() {
+        let bag = score_tokens("Hello, hello WORLD_1 北京大学 ok");
+        assert_eq!(bag["hello"], 2);
+        assert_eq!(bag["world_1"], 1);
+        assert_eq!(bag["北"], 1);
+        assert_eq!(bag["学"], 1);
+        assert_eq!(bag.values().sum::<u32>(), 8);
+    }
+
+    #[test]
+    fn scores_are_bag_intersections_averaged_as_specified() {
+        let page = PageScore::new(&score_tokens("a a b c"), &score_tokens("a b b d e"));
+        assert_eq!((page.true_positives, page.output_tokens, page.gold_tokens), (2, 4, 5));
+        let empty_output = PageScore::new(&score_tokens(""), &score_tokens("x y"));
+        let s = aggregate("t", &[page, empty_output], 1.0);
+        // P over pages with output: 2/4; R over pages with gold: (2/5 + 0) / 2.
+        assert!((s.precision - 0.5).abs() < 1e-12);
+        assert!((s.recall - 0.2).abs() < 1e-12);
+        assert_eq!(s.empty_outputs, 1);
+        assert!((s.mean_page_f1 - (2.0 * 0.5 * 0.4 / 0.9) / 2.0).abs() < 1e-12);
+    }
+}
