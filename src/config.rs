@@ -162,6 +162,9 @@ pub struct CleaningConfig {
     /// elsewhere only if at most this many terms stand between them (a title bar right
     /// above the article); otherwise the headline is the topic content.
     pub max_heading_gap_terms: usize,
+    /// …unless the body scores at least this many times the headline (an article with a
+    /// byline, info boxes and a table of contents between its headline and its text).
+    pub title_override_ratio: f64,
 }
 
 impl Default for CleaningConfig {
@@ -173,6 +176,7 @@ impl Default for CleaningConfig {
             title_heading_score: 40.0,
             title_root_min_share: 0.25,
             max_heading_gap_terms: 30,
+            title_override_ratio: 5.0,
         }
     }
 }

@@ -204,12 +204,16 @@ pub fn find_topic_root(tree: &TagTree, weights: &BlockWeights, config: &Cleaning
     if let Some(h) = heading.filter(|&h| !tree.contains(root, h)) {
         let around = best(&mut std::iter::once(h).chain(tree.ancestors(h))).unwrap_or(h);
         // A region around the headline with running text of its own wins unless far
-        // outscored. A bare headline loses only to a body that follows it in document order
-        // (a title bar above the article); template text elsewhere never takes its place.
+        // outscored. A bare headline loses to a body that follows it in document order (a
+        // title bar above the article) or that outscores it many times over; template text
+        // elsewhere never takes its place.
         let keep_around = if paragraph_score[around] > 0.0 {
             score[around] >= config.title_root_min_share * score[root]
         } else {
-            score[around] >= score[root] || !follows(tree, h, root, config.max_heading_gap_terms)
+            // Template text (a cookie notice, an "about us" box) outscores a bare headline
+            // by a small factor at most; an article body by far more.
+            let body = score[root] >= config.title_override_ratio * score[around];
+            score[around] >= score[root] || !(body || follows(tree, h, root, config.max_heading_gap_terms))
         };
         if keep_around {
             root = around;
