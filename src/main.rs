@@ -27,6 +27,21 @@ use indexer::search::{Collection, IndexChoice};
 
 const DEFAULT_DIR: &str = "indexer-data";
 
+/// `println!` that returns write errors (a closed pipe: `indexer search … | head -1`)
+/// instead of panicking.
+macro_rules! outln {
+    ($($arg:tt)*) => {
+        writeln!(std::io::stdout().lock(), $($arg)*)?
+    };
+}
+
+/// `print!`, likewise.
+macro_rules! out {
+    ($($arg:tt)*) => {
+        write!(std::io::stdout().lock(), $($arg)*)?
+    };
+}
+
 #[derive(Parser)]
 #[command(
     name = "indexer",
@@ -333,11 +348,19 @@ fn main() -> ExitCode {
     let cli = Cli::parse();
     match run(cli) {
         Ok(code) => code,
+        // The reader went away (`| head`): stop quietly, as Unix tools do.
+        Err(error) if is_broken_pipe(&error) => ExitCode::SUCCESS,
         Err(error) => {
             eprintln!("indexer: {error:#}");
             ExitCode::from(2)
         }
     }
+}
+
+fn is_broken_pipe(error: &anyhow::Error) -> bool {
+    error
+        .chain()
+        .any(|cause| cause.downcast_ref::<std::io::Error>().is_some_and(|e| e.kind() == std::io::ErrorKind::BrokenPipe))
 }
 
 fn run(cli: Cli) -> Result<ExitCode> {
@@ -353,7 +376,7 @@ fn run(cli: Cli) -> Result<ExitCode> {
         Command::Eval(EvalCommand::Clean(args)) => eval_clean_command(args),
         Command::Inspect(args) => inspect_command(args),
         Command::Config => {
-            print!("{}", Config::default().to_toml());
+            out!("{}", Config::default().to_toml());
             Ok(ExitCode::SUCCESS)
         }
     }
@@ -447,9 +470,9 @@ fn build_command(args: BuildArgs) -> Result<ExitCode> {
     }
     let summary: BuildSummary = result?;
     if args.json {
-        println!("{}", serde_json::to_string(&summary)?);
+        outln!("{}", serde_json::to_string(&summary)?);
     } else {
-        println!("{summary}");
+        outln!("{summary}");
     }
     Ok(ExitCode::SUCCESS)
 }
@@ -500,9 +523,9 @@ fn eval_score_command(args: EvalScoreArgs) -> Result<ExitCode> {
     let run = Run::from_path(&args.run)?;
     let evaluation = evaluate(&qrels, &run, EvalOptions { complete: args.complete })?;
     if args.json {
-        println!("{}", serde_json::to_string(&evaluation)?);
+        outln!("{}", serde_json::to_string(&evaluation)?);
     } else {
-        print!("{}", evaluation.to_trec_eval_text(args.per_topic));
+        out!("{}", evaluation.to_trec_eval_text(args.per_topic));
     }
     Ok(ExitCode::SUCCESS)
 }
@@ -566,16 +589,16 @@ fn eval_report_command(args: EvalReportArgs) -> Result<ExitCode> {
     write_report(&report, &report_dir, &command)?;
     for e in &report.effectiveness {
         let m = &e.summary.measures;
-        println!("{:<9} P@10 {:.4}  MAP {:.4}  nDCG@10 {:.4}", e.index, m.p_10, m.map, m.ndcg_cut_10);
+        outln!("{:<9} P@10 {:.4}  MAP {:.4}  nDCG@10 {:.4}", e.index, m.p_10, m.map, m.ndcg_cut_10);
     }
-    println!(
+    outln!(
         "index size ratio {:.3}, sum-of-terms ratio {:.3}, mean disk-access ratio {:.3} (bytes), {:.3} (pages)",
         report.statistics.size_ratio,
         report.statistics.terms_ratio,
         report.disk.mean_ratio.bytes,
         report.disk.mean_ratio.pages
     );
-    println!("report written to {}", report_dir.join("report.md").display());
+    outln!("report written to {}", report_dir.join("report.md").display());
     Ok(ExitCode::SUCCESS)
 }
 
@@ -584,14 +607,14 @@ fn eval_disk_command(args: EvalDiskArgs) -> Result<ExitCode> {
     let topics = args.topics.as_deref().map(read_topics).transpose()?;
     let report = measure_disk(&args.dir.dir, &terms, &source, args.disk.group, topics.as_deref())?;
     if args.json {
-        println!("{}", serde_json::to_string(&report)?);
+        outln!("{}", serde_json::to_string(&report)?);
         return Ok(ExitCode::SUCCESS);
     }
-    println!("{source}; groups of {}", report.group_size);
-    println!("group  abstract bytes  fulltext bytes  bytes ratio  reads ratio  pages ratio   (inverted file)");
+    outln!("{source}; groups of {}", report.group_size);
+    outln!("group  abstract bytes  fulltext bytes  bytes ratio  reads ratio  pages ratio   (inverted file)");
     for g in report.groups.iter().chain(&report.topics) {
         let label = if g.group == 0 { "topics".to_string() } else { g.group.to_string() };
-        println!(
+        outln!(
             "{:>6} {:>15} {:>15} {:>12.3} {:>12.3} {:>12.3}",
             label,
             g.abstract_index.postings.bytes,
@@ -602,8 +625,8 @@ fn eval_disk_command(args: EvalDiskArgs) -> Result<ExitCode> {
         );
     }
     let (m, a) = (report.mean_ratio, report.mean_ratio_all);
-    println!("mean ratio over groups, inverted file: bytes {:.3}, reads {:.3}, pages {:.3}", m.bytes, m.reads, m.pages);
-    println!("mean ratio over groups, every read:    bytes {:.3}, reads {:.3}, pages {:.3}", a.bytes, a.reads, a.pages);
+    outln!("mean ratio over groups, inverted file: bytes {:.3}, reads {:.3}, pages {:.3}", m.bytes, m.reads, m.pages);
+    outln!("mean ratio over groups, every read:    bytes {:.3}, reads {:.3}, pages {:.3}", a.bytes, a.reads, a.pages);
     Ok(ExitCode::SUCCESS)
 }
 
@@ -611,17 +634,21 @@ fn eval_stats_command(args: EvalStatsArgs) -> Result<ExitCode> {
     let collection = Collection::open(&args.dir.dir)?;
     let stats = index_statistics(&args.dir.dir, &collection)?;
     if args.json {
-        println!("{}", serde_json::to_string(&stats)?);
+        outln!("{}", serde_json::to_string(&stats)?);
     } else {
-        println!("                 abstract      full text   ratio");
-        println!("documents    {:>12} {:>14}", stats.abstract_index.documents, stats.fulltext.documents);
-        println!(
+        outln!("                 abstract      full text   ratio");
+        outln!("documents    {:>12} {:>14}", stats.abstract_index.documents, stats.fulltext.documents);
+        outln!(
             "sum of terms {:>12} {:>14}   {:.4}",
-            stats.abstract_index.sum_of_terms, stats.fulltext.sum_of_terms, stats.terms_ratio
+            stats.abstract_index.sum_of_terms,
+            stats.fulltext.sum_of_terms,
+            stats.terms_ratio
         );
-        println!(
+        outln!(
             "index bytes  {:>12} {:>14}   {:.4}",
-            stats.abstract_index.bytes, stats.fulltext.bytes, stats.size_ratio
+            stats.abstract_index.bytes,
+            stats.fulltext.bytes,
+            stats.size_ratio
         );
     }
     Ok(ExitCode::SUCCESS)
@@ -634,9 +661,9 @@ fn eval_clean_command(args: EvalCleanArgs) -> Result<ExitCode> {
         let kind = CleanerKind::from_name(name).context("unknown cleaner")?;
         let score = evaluate_cleaner(&args.html, &args.gold, kind)?;
         if args.json {
-            println!("{}", serde_json::to_string(&score)?);
+            outln!("{}", serde_json::to_string(&score)?);
         } else {
-            println!(
+            outln!(
                 "{:<14} pages {:>4}  P {:.3}  R {:.3}  F1 {:.3}  mean page F1 {:.3}  empty {:>3}  {:.0} pages/s",
                 score.cleaner,
                 score.pages,
@@ -670,10 +697,10 @@ fn eval_replicas_command(args: EvalReplicasArgs) -> Result<ExitCode> {
     };
     let report = ReplicaReport { pages, detectors, sweeps, pairs, settings: settings.replicas };
     if args.json {
-        println!("{}", serde_json::to_string(&report)?);
+        outln!("{}", serde_json::to_string(&report)?);
     } else {
         for d in &report.detectors {
-            println!(
+            outln!(
                 "{:<8} {:<6} hit rate {:5.1}%  error rate {:4.1}%",
                 d.detector,
                 format!("{:?}", d.source).to_lowercase(),
@@ -683,7 +710,7 @@ fn eval_replicas_command(args: EvalReplicasArgs) -> Result<ExitCode> {
         }
         for p in &report.pairs {
             let m = &p.metrics;
-            println!(
+            outln!(
                 "{:<8} pairs (label ≥ {}): P {:.3} R {:.3} F1 {:.3} FPR {:.1}%",
                 p.detector,
                 p.positive_from,
@@ -703,7 +730,7 @@ fn eval_replicas_command(args: EvalReplicasArgs) -> Result<ExitCode> {
         };
         write_replica_report(&report, &dir, &command)?;
         if !args.json {
-            println!("report written to {}", dir.join("report.md").display());
+            outln!("report written to {}", dir.join("report.md").display());
         }
     }
     Ok(ExitCode::SUCCESS)
@@ -725,10 +752,10 @@ fn inspect_command(args: InspectArgs) -> Result<ExitCode> {
     let raw = RawPage { url, origin: args.file.display().to_string(), bytes, http_charset: None };
     if args.tree {
         let (tree, _) = ctx.tag_tree(&raw);
-        println!("{}", tree.outline());
+        outln!("{}", tree.outline());
     }
     match process_page(raw, &ctx) {
-        Ok(page) => println!("{}", serde_json::to_string_pretty(&page.record)?),
+        Ok(page) => outln!("{}", serde_json::to_string_pretty(&page.record)?),
         Err(skipped) => bail!("{skipped}"),
     }
     Ok(ExitCode::SUCCESS)

@@ -167,3 +167,26 @@ fn config_prints_a_toml_file_that_build_accepts() {
         .code(2)
         .stderr(predicate::str::contains("percentag"));
 }
+
+#[test]
+fn a_closed_pipe_is_not_a_panic() {
+    use std::io::Read;
+    use std::process::{Command as Process, Stdio};
+    let mut child = Process::new(assert_cmd::cargo::cargo_bin("indexer"))
+        .args(["inspect", "--tree"])
+        .arg(repo_path("tests/fixtures/pages/news-article.html"))
+        .stdout(Stdio::piped())
+        .stderr(Stdio::piped())
+        .spawn()
+        .unwrap();
+    // Read one byte, then close the pipe, as `| head -c 1` does.
+    let mut stdout = child.stdout.take().unwrap();
+    let mut byte = [0u8; 1];
+    stdout.read_exact(&mut byte).unwrap();
+    drop(stdout);
+    let status = child.wait().unwrap();
+    let mut stderr = String::new();
+    child.stderr.take().unwrap().read_to_string(&mut stderr).unwrap();
+    assert!(!stderr.contains("panicked"), "{stderr}");
+    assert!(status.success(), "{status:?} {stderr}");
+}
