@@ -165,6 +165,15 @@ pub struct CleaningConfig {
     /// …unless the body scores at least this many times the headline (an article with a
     /// byline, info boxes and a table of contents between its headline and its text).
     pub title_override_ratio: f64,
+    /// The topic root climbs to its parent while the parent holds at least this share of
+    /// the root's paragraph text outside it (text spread over sibling containers); 0 turns
+    /// climbing off.
+    pub climb_share: f64,
+    /// …and while the parent's link density (anchor terms / terms) is at most this.
+    pub climb_max_link_density: f64,
+    /// …where the parent's other text need not repeat the root's markup if the root already
+    /// holds at least this much paragraph text (terms times block weight).
+    pub climb_min_text: f64,
 }
 
 impl Default for CleaningConfig {
@@ -177,6 +186,9 @@ impl Default for CleaningConfig {
             title_root_min_share: 0.25,
             max_heading_gap_terms: 30,
             title_override_ratio: 5.0,
+            climb_share: 1.0,
+            climb_max_link_density: 0.3,
+            climb_min_text: 60.0,
         }
     }
 }

@@ -221,6 +221,58 @@ pub fn find_topic_root(tree: &TagTree, weights: &BlockWeights, config: &Cleaning
             extra_heading = Some(h);
         }
     }
+    // Running text spread over several containers (forum posts, listing entries, sections)
+    // lies below a common ancestor the paragraph scores do not reach: climb while the parent
+    // holds at least `climb_share` as much paragraph text outside the root as inside it, in
+    // containers shaped like the root's (posts, entries, sections repeat their markup; a
+    // template's boxes do not) or beside a root with substantial text of its own (an article
+    // split around figures and ads; a short text would climb into boxes of its size), and is
+    // mostly running text. The page body is never a root this way: it holds everything.
+    if config.climb_share > 0.0 {
+        let mut mass = vec![0.0f64; n];
+        for id in (0..n).rev() {
+            let node = &tree.nodes[id];
+            if RootSearch::is_text_block(tree, id)
+                && node.own.terms >= config.min_paragraph_terms
+                && !loose_body_text(id)
+            {
+                mass[id] += (node.own.terms - node.own.anchor_terms) as f64 * weights.get(id);
+            }
+            if let Some(parent) = node.parent {
+                mass[parent] += mass[id];
+            }
+        }
+        // `branch` walks up from the root; wrappers that add no text are passed through.
+        let mut branch = root;
+        while let Some(parent) = tree.nodes[branch].parent {
+            if matches!(tree.nodes[parent].tag.as_str(), "body" | "#root") || mass[branch] == 0.0 {
+                break;
+            }
+            let outside = mass[parent] - mass[branch];
+            if outside <= 0.0 {
+                branch = parent;
+                continue;
+            }
+            let region = &tree.nodes[parent].subtree;
+            // Repeated structure: another child of the parent shaped like the root's branch
+            // (same tag, same classes but for numbers: `post_2`, `post_4`) holds text too.
+            let shape = |id: NodeId| {
+                let node = &tree.nodes[id];
+                (node.tag.as_str(), node.hint.chars().filter(|c| !c.is_ascii_digit()).collect::<String>())
+            };
+            let repeated =
+                tree.nodes[parent].children.iter().any(|&c| c != branch && mass[c] > 0.0 && shape(c) == shape(branch));
+            if (repeated || mass[branch] >= config.climb_min_text)
+                && outside >= config.climb_share * mass[branch]
+                && region.link_density() <= config.climb_max_link_density
+            {
+                root = parent;
+                branch = parent;
+            } else {
+                break;
+            }
+        }
+    }
     // Siblings join on running text alone: a headline must not pull in the banner beside it.
     let mut roots = vec![root];
     if let Some(parent) = tree.nodes[root].parent {
@@ -372,6 +424,33 @@ mod tests {
         );
         let (tree, content) = clean(&html, CleanerKind::DocView);
         assert!(content.text(&tree).contains("Observers found more birds"), "{}", content.text(&tree));
+    }
+
+    #[test]
+    fn text_spread_over_repeated_containers_is_kept_whole() {
+        let post = |n: usize, words: &str| {
+            let sentence = format!("{words} and here is what else I noticed about it. ");
+            format!(
+                "<div class='post_{n} topic-body'><div class=post><p>{}</p></div><div class=meta><a href=/u{n}>user{n}</a></div></div>",
+                sentence.repeat(6)
+            )
+        };
+        // No heading matches the title here; a matching headline still outweighs posts of a
+        // hundred words each (a known limit of the root search).
+        let html = format!(
+            "<head><title>Docker Community Forums</title></head><body><nav><a href=/>Home</a></nav><div class=thread>\
+             <div class=title><h1>Resolver question</h1></div><div class=posts>{}{}{}</div></div>\
+             <footer>Forum software, all rights reserved.</footer></body>",
+            post(1, "the resolver ignores my search domain"),
+            post(2, "try the dns option in the daemon settings"),
+            post(3, "that fixed it after a restart of the daemon")
+        );
+        let (tree, content) = clean(&html, CleanerKind::DocView);
+        let text = content.text(&tree);
+        for needle in ["ignores my search domain", "dns option", "restart of the daemon"] {
+            assert!(text.contains(needle), "{needle} missing from {text}");
+        }
+        assert!(!text.contains("all rights reserved"));
     }
 
     #[test]
