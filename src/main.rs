@@ -76,6 +76,9 @@ enum Command {
     /// Evaluate: write TREC runs, score them like trec_eval.
     #[command(subcommand)]
     Eval(EvalCommand),
+    /// Content classification: train a model, evaluate on the public sets.
+    #[command(subcommand)]
+    Classify(ClassifyCommand),
     /// Show what the pipeline makes of one page: tag tree, topic content, DocView record.
     Inspect(InspectArgs),
     /// Print the default configuration as TOML (every parameter, documented in the code).
@@ -256,6 +259,60 @@ struct EvalScoreArgs {
     json: bool,
 }
 
+#[derive(Subcommand)]
+enum ClassifyCommand {
+    /// Train a classifier on labelled texts and pages and write the model file.
+    #[command(long_about = "Train a classifier and write the model file (for `indexer build \
+        --classifier MODEL`).\n\n\
+        --labels is a file of url-or-path<TAB>code lines (a URL names a page of the crawl \
+        given with --pages; a path a .txt or .html file relative to the labels file) or a \
+        folder with one sub-folder per code. Pages are cleaned first: the model learns from \
+        their DocView topic content, as the build classifies it. Give --labels several times \
+        to combine sets.\n\n\
+        The default model is retrained with:\n  indexer classify train --labels \
+        eval/classify/sample-labels.tsv --labels eval/classify/extra --pages \
+        eval/sample-corpus/pages --config eval/classify/default-model.toml --out \
+        src/classify/data/default-model.bin")]
+    Train(ClassifyTrainArgs),
+    /// Accuracy and macro-F1 on THUCNews titles (dev → test) and AG News (5-fold CV).
+    Eval(ClassifyEvalArgs),
+}
+
+#[derive(Args)]
+struct ClassifyTrainArgs {
+    /// A labels file (url-or-path<TAB>code lines) or a folder per class; repeatable.
+    #[arg(long, required = true, value_name = "FILE|DIR")]
+    labels: Vec<PathBuf>,
+    /// The crawl holding the labelled URLs (folder with urls.tsv, WARC, JSON Lines); repeatable.
+    #[arg(long, value_name = "INPUT")]
+    pages: Vec<PathBuf>,
+    /// The category scheme (code<TAB>name lines) [default: the paper's Table 1, 01–12].
+    #[arg(long, value_name = "FILE")]
+    scheme: Option<PathBuf>,
+    /// A TOML file overriding parameters ([classify] section; see `indexer config`).
+    #[arg(long, value_name = "FILE")]
+    config: Option<PathBuf>,
+    /// Where to write the model.
+    #[arg(long, value_name = "MODEL")]
+    out: PathBuf,
+}
+
+#[derive(Args)]
+struct ClassifyEvalArgs {
+    /// The folder of the shared classification sets.
+    #[arg(long, default_value = "../shared/data/classify", value_name = "DIR")]
+    data: PathBuf,
+    /// A TOML file overriding parameters ([classify] section).
+    #[arg(long, value_name = "FILE")]
+    config: Option<PathBuf>,
+    /// Only the first N documents of each file (a quick run).
+    #[arg(long, value_name = "N")]
+    limit: Option<usize>,
+    /// Print one JSON object per set (JSON Lines).
+    #[arg(long)]
+    json: bool,
+}
+
 #[derive(Args)]
 struct InspectArgs {
     /// An HTML file.
@@ -290,6 +347,8 @@ fn run(cli: Cli) -> Result<ExitCode> {
         Command::Eval(EvalCommand::Report(args)) => eval_report_command(args),
         Command::Eval(EvalCommand::Disk(args)) => eval_disk_command(args),
         Command::Eval(EvalCommand::Stats(args)) => eval_stats_command(args),
+        Command::Classify(ClassifyCommand::Train(args)) => classify_train_command(args),
+        Command::Classify(ClassifyCommand::Eval(args)) => classify_eval_command(args),
         Command::Inspect(args) => inspect_command(args),
         Command::Config => {
             print!("{}", Config::default().to_toml());
@@ -562,6 +621,74 @@ fn eval_stats_command(args: EvalStatsArgs) -> Result<ExitCode> {
             "index bytes  {:>12} {:>14}   {:.4}",
             stats.abstract_index.bytes, stats.fulltext.bytes, stats.size_ratio
         );
+    }
+    Ok(ExitCode::SUCCESS)
+}
+
+fn classify_train_command(args: ClassifyTrainArgs) -> Result<ExitCode> {
+    use indexer::classify::CategoryScheme;
+    use indexer::classify::labels::read_labels;
+    use indexer::classify::train::{Example, train};
+
+    let config = load_config(args.config.as_deref())?;
+    let scheme = match &args.scheme {
+        Some(path) => CategoryScheme::from_file(path)?,
+        None => CategoryScheme::table1(),
+    };
+    let started = std::time::Instant::now();
+    let mut labelled = Vec::new();
+    for labels in &args.labels {
+        labelled.extend(read_labels(labels, &args.pages, &config)?);
+    }
+    let settings = config.classify.feature_settings();
+    let mut examples = Vec::new();
+    for item in &labelled {
+        let class = scheme
+            .index_of(&item.code)
+            .with_context(|| format!("{}: code {:?} is not in the category scheme", item.origin, item.code))?;
+        examples.push(Example { features: settings.extract(&item.text), class });
+    }
+    let model = train(&scheme, &examples, &config.classify)?;
+    model.write(&args.out)?;
+    let per_class: Vec<String> = scheme
+        .categories
+        .iter()
+        .zip(model.documents())
+        .map(|(category, n)| format!("{} {}", category.code, n))
+        .collect();
+    println!(
+        "trained {} on {} texts ({}) in {:.2} s: {} features; model written to {}",
+        config.classify.algorithm,
+        examples.len(),
+        per_class.join(", "),
+        started.elapsed().as_secs_f64(),
+        model.vocabulary_size(),
+        args.out.display()
+    );
+    Ok(ExitCode::SUCCESS)
+}
+
+fn classify_eval_command(args: ClassifyEvalArgs) -> Result<ExitCode> {
+    let config = load_config(args.config.as_deref())?;
+    let results = indexer::classify::eval::evaluate_shared(&args.data, &config.classify, args.limit)?;
+    for r in &results {
+        if args.json {
+            println!("{}", serde_json::to_string(r)?);
+        } else {
+            let spread = if r.accuracy_std > 0.0 { format!(" ±{:.1}", 100.0 * r.accuracy_std) } else { String::new() };
+            println!(
+                "{:<16} {:<34} accuracy {:.1}%{}  macro-F1 {:.1}%  train {:.2} s ({} docs)  test {:.2} s ({} docs)",
+                r.set,
+                r.protocol,
+                100.0 * r.accuracy,
+                spread,
+                100.0 * r.macro_f1,
+                r.train_seconds,
+                r.train_documents,
+                r.test_seconds,
+                r.test_documents
+            );
+        }
     }
     Ok(ExitCode::SUCCESS)
 }

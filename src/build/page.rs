@@ -3,6 +3,7 @@
 
 use std::collections::HashSet;
 
+use crate::classify::{Model, default_model};
 use crate::clean::{CleanerKind, block_weights, clean_page, term_frequencies};
 use crate::config::Config;
 use crate::decode::decode;
@@ -18,6 +19,8 @@ pub struct PageContext<'a> {
     pub stop_words: &'a StopWords,
     pub weighty_tags: HashSet<String>,
     pub cleaner: CleanerKind,
+    /// The content classifier (§6); `None` leaves records unclassified.
+    pub classifier: Option<&'a Model>,
 }
 
 impl<'a> PageContext<'a> {
@@ -28,6 +31,12 @@ impl<'a> PageContext<'a> {
             weighty_tags: config.block_weight.forces.keys().cloned().collect(),
             // Validated with the config.
             cleaner: CleanerKind::from_name(&config.cleaning.cleaner).unwrap_or(CleanerKind::DocView),
+            // The built-in model unless the configuration names another (which the caller
+            // loads and sets, as `build` does) or turns classification off.
+            classifier: match config.classify.model.as_str() {
+                "off" => None,
+                _ => default_model().ok(),
+            },
         }
     }
 
@@ -79,6 +88,14 @@ pub fn process_page(raw: RawPage, ctx: &PageContext<'_>) -> Result<ProcessedPage
         stop_words: ctx.stop_words,
     };
     let mut record = integrate(&input, &config.docview).record;
+    if let Some(model) = ctx.classifier {
+        // §6: the category comes from the topic content, the page without its template noise.
+        if let Some(prediction) = model.classify_text(&record.topic_content) {
+            record.classification_code = Some(prediction.code);
+            // Three decimals: the confidence is a rough guide, and records stay readable.
+            record.classification_confidence = Some((prediction.confidence * 1000.0).round() / 1000.0);
+        }
+    }
     let fingerprints = if config.replicas.detector == "off" {
         PageFingerprints::default()
     } else {
