@@ -105,6 +105,11 @@ struct BuildArgs {
     /// The page cleaner.
     #[arg(long, value_parser = clap::builder::PossibleValuesParser::new(CleanerKind::NAMES))]
     cleaner: Option<String>,
+    /// A classifier model file (`indexer classify train`) for the content classification
+    /// code of every record [default: the built-in model, the paper's 12 categories]; `off`
+    /// leaves records unclassified.
+    #[arg(long, value_name = "MODEL")]
+    classifier: Option<String>,
     /// The replica detector (`off` keeps every page).
     #[arg(long, value_parser = ["docview", "off"])]
     replicas: Option<String>,
@@ -131,6 +136,9 @@ struct SearchArgs {
     /// Number of results.
     #[arg(short = 'n', long, default_value_t = 10)]
     limit: usize,
+    /// Only pages of this content category (a code of the build's classifier, e.g. 05).
+    #[arg(long, value_name = "CODE")]
+    category: Option<String>,
     /// One JSON object per result (JSON Lines).
     #[arg(long)]
     json: bool,
@@ -424,6 +432,9 @@ fn build_command(args: BuildArgs) -> Result<ExitCode> {
     if let Some(replicas) = args.replicas {
         config.replicas.detector = replicas;
     }
+    if let Some(classifier) = args.classifier {
+        config.classify.model = classifier;
+    }
     if let Some(threads) = args.threads {
         rayon::ThreadPoolBuilder::new()
             .num_threads(threads.max(1))
@@ -458,14 +469,18 @@ fn index_choice(name: &str) -> IndexChoice {
 
 fn search_command(args: SearchArgs) -> Result<ExitCode> {
     let collection = Collection::open(&args.dir.dir)?;
-    let hits = collection.search(&args.query, index_choice(&args.index), args.limit)?;
+    let hits =
+        collection.search_in_category(&args.query, index_choice(&args.index), args.limit, args.category.as_deref())?;
     let stdout = std::io::stdout();
     let mut out = stdout.lock();
     for hit in &hits {
         if args.json {
             writeln!(out, "{}", serde_json::to_string(hit)?)?;
         } else {
-            writeln!(out, "{:>3}. {:<8.3} {}", hit.rank, hit.score, hit.url)?;
+            match &hit.category {
+                Some(code) => writeln!(out, "{:>3}. {:<8.3} {}  [{code}]", hit.rank, hit.score, hit.url)?,
+                None => writeln!(out, "{:>3}. {:<8.3} {}", hit.rank, hit.score, hit.url)?,
+            }
             if !hit.title.is_empty() {
                 writeln!(out, "     {}", hit.title)?;
             }
@@ -476,7 +491,12 @@ fn search_command(args: SearchArgs) -> Result<ExitCode> {
     }
     if hits.is_empty() {
         if !args.json {
-            eprintln!("indexer: no results for {:?} in the {} index", args.query, args.index);
+            match &args.category {
+                Some(code) => {
+                    eprintln!("indexer: no results for {:?} in category {code} of the {} index", args.query, args.index)
+                }
+                None => eprintln!("indexer: no results for {:?} in the {} index", args.query, args.index),
+            }
         }
         return Ok(ExitCode::from(1));
     }
