@@ -294,6 +294,9 @@ pub struct ClassifyConfig {
     /// Most passes of the SVM's coordinate descent over the training set (it stops earlier
     /// once converged).
     pub svm_epochs: usize,
+    /// Folds of the cross-validation on the training set that calibrates the confidence
+    /// (temperature scaling); 0 or 1: no calibration.
+    pub calibration_folds: usize,
     /// Seed of the SVM's visiting order and of the cross-validation folds.
     pub seed: u64,
 }
@@ -310,6 +313,7 @@ impl Default for ClassifyConfig {
             nb_alpha: 0.1,
             svm_c: 0.3,
             svm_epochs: 20,
+            calibration_folds: 5,
             seed: 2004,
         }
     }

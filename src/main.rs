@@ -697,12 +697,13 @@ fn classify_eval_command(args: ClassifyEvalArgs) -> Result<ExitCode> {
         } else {
             let spread = if r.accuracy_std > 0.0 { format!(" ±{:.1}", 100.0 * r.accuracy_std) } else { String::new() };
             println!(
-                "{:<16} {:<34} accuracy {:.1}%{}  macro-F1 {:.1}%  train {:.2} s ({} docs)  test {:.2} s ({} docs)",
+                "{:<16} {:<34} accuracy {:.1}%{}  macro-F1 {:.1}%  mean confidence {:.1}%  train {:.2} s ({} docs)  test {:.2} s ({} docs)",
                 r.set,
                 r.protocol,
                 100.0 * r.accuracy,
                 spread,
                 100.0 * r.macro_f1,
+                100.0 * r.mean_confidence,
                 r.train_seconds,
                 r.train_documents,
                 r.test_seconds,

@@ -32,6 +32,9 @@ pub struct Scores {
     /// Mean over classes of F1 = 2PR / (P + R) (§7.1, Formulas 4–6); a class never
     /// predicted and never present is left out, one never predicted has F1 0.
     pub macro_f1: f64,
+    /// Mean confidence of the predictions: close to the accuracy when the confidence is
+    /// calibrated.
+    pub mean_confidence: f64,
 }
 
 /// The result of one protocol on one set.
@@ -46,6 +49,8 @@ pub struct EvalResult {
     /// Standard deviation of the accuracy over folds (0 for a single split).
     pub accuracy_std: f64,
     pub macro_f1: f64,
+    /// Mean confidence of the predictions (compare with the accuracy).
+    pub mean_confidence: f64,
     /// Seconds per training (feature extraction + fit), mean over folds.
     pub train_seconds: f64,
     /// Seconds per test pass (feature extraction + prediction), mean over folds.
@@ -54,6 +59,11 @@ pub struct EvalResult {
 
 /// Accuracy and macro-F1 of predictions against the truth.
 pub fn scores(truth: &[usize], predicted: &[usize], classes: usize) -> Scores {
+    scores_with_confidence(truth, predicted, &[], classes)
+}
+
+/// [`scores`], with the mean of the predictions' confidences.
+pub fn scores_with_confidence(truth: &[usize], predicted: &[usize], confidences: &[f32], classes: usize) -> Scores {
     let mut true_positive = vec![0usize; classes];
     let mut predicted_count = vec![0usize; classes];
     let mut actual_count = vec![0usize; classes];
@@ -75,7 +85,12 @@ pub fn scores(truth: &[usize], predicted: &[usize], classes: usize) -> Scores {
         })
         .collect();
     let macro_f1 = if f1s.is_empty() { 0.0 } else { f1s.iter().sum::<f64>() / f1s.len() as f64 };
-    Scores { accuracy, macro_f1 }
+    let mean_confidence = if confidences.is_empty() {
+        0.0
+    } else {
+        confidences.iter().map(|&c| f64::from(c)).sum::<f64>() / confidences.len() as f64
+    };
+    Scores { accuracy, macro_f1, mean_confidence }
 }
 
 fn extract_all(texts: &[&str], config: &ClassifyConfig) -> Vec<SparseVector> {
@@ -99,14 +114,22 @@ fn train_and_test(
     let model = train(scheme, &examples, config)?;
     let train_seconds = started.elapsed().as_secs_f64();
     let started = Instant::now();
-    let predicted = predict_all(&model, test_set.0);
+    let (predicted, confidences) = predict_all(&model, test_set.0);
     let test_seconds = started.elapsed().as_secs_f64();
-    Ok((scores(test_set.1, &predicted, scheme.len()), train_seconds, test_seconds))
+    Ok((scores_with_confidence(test_set.1, &predicted, &confidences, scheme.len()), train_seconds, test_seconds))
 }
 
-fn predict_all(model: &Model, texts: &[&str]) -> Vec<usize> {
+/// The class index and confidence of each text.
+fn predict_all(model: &Model, texts: &[&str]) -> (Vec<usize>, Vec<f32>) {
     let settings = model.features();
-    texts.par_iter().map(|t| model.predict_index(&settings.extract(t))).collect()
+    texts
+        .par_iter()
+        .map(|t| {
+            let features = settings.extract(t);
+            let confidence = model.classify(&features).map_or(0.0, |p| p.confidence);
+            (model.predict_index(&features), confidence)
+        })
+        .unzip()
 }
 
 /// Trains on `train_set`, tests on `test_set`.
@@ -133,6 +156,7 @@ pub fn holdout(
         accuracy: s.accuracy,
         accuracy_std: 0.0,
         macro_f1: s.macro_f1,
+        mean_confidence: s.mean_confidence,
         train_seconds,
         test_seconds,
     })
@@ -182,6 +206,7 @@ pub fn cross_validate(
         accuracy,
         accuracy_std: variance.sqrt(),
         macro_f1: fold_scores.iter().map(|s| s.macro_f1).sum::<f64>() / n,
+        mean_confidence: fold_scores.iter().map(|s| s.mean_confidence).sum::<f64>() / n,
         train_seconds: train_seconds / n,
         test_seconds: test_seconds / n,
     })

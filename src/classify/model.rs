@@ -66,15 +66,22 @@ struct Header {
     bias: Vec<f32>,
     /// Training documents per class (for the record).
     documents: Vec<usize>,
+    /// β of the confidence softmax(β × scores), fitted on held-out predictions (temperature
+    /// scaling, see `train::calibrate`).
+    #[serde(default = "one")]
+    sharpness: f32,
+}
+
+fn one() -> f32 {
+    1.0
 }
 
 /// A category and how sure the model is of it.
 #[derive(Debug, Clone, PartialEq, Serialize)]
 pub struct Prediction {
     pub code: String,
-    /// The softmax of the class scores at the chosen class: for Naive Bayes the posterior
-    /// probability, for the SVM a confidence in (0, 1] that orders predictions but is not
-    /// calibrated.
+    /// The softmax of the class scores, sharpened or softened by the model's calibrated β,
+    /// at the chosen class: an estimate of the probability that the code is right.
     pub confidence: f32,
 }
 
@@ -100,7 +107,17 @@ impl Model {
         idf: Vec<f32>,
         weights: Vec<f32>,
     ) -> Model {
-        Model { header: Header { scheme, features, algorithm, weighting, bias, documents }, buckets, idf, weights }
+        let header = Header { scheme, features, algorithm, weighting, bias, documents, sharpness: 1.0 };
+        Model { header, buckets, idf, weights }
+    }
+
+    pub(crate) fn set_sharpness(&mut self, sharpness: f32) {
+        self.header.sharpness = sharpness;
+    }
+
+    /// β of the confidence softmax(β × scores).
+    pub fn sharpness(&self) -> f32 {
+        self.header.sharpness
     }
 
     pub fn scheme(&self) -> &CategoryScheme {
@@ -162,7 +179,8 @@ impl Model {
     pub fn classify(&self, counts: &SparseVector) -> Option<Prediction> {
         let scores = self.scores(counts);
         let (best, &top) = scores.iter().enumerate().max_by(|a, b| a.1.total_cmp(b.1).then(b.0.cmp(&a.0)))?;
-        let sum: f32 = scores.iter().map(|s| (s - top).exp()).sum();
+        let beta = self.header.sharpness;
+        let sum: f32 = scores.iter().map(|s| (beta * (s - top)).exp()).sum();
         let code = self.header.scheme.categories.get(best)?.code.clone();
         Some(Prediction { code, confidence: if sum > 0.0 { 1.0 / sum } else { 0.0 } })
     }
