@@ -313,7 +313,7 @@ struct ClassifyEvalArgs {
     /// A TOML file overriding parameters ([classify] section).
     #[arg(long, value_name = "FILE")]
     config: Option<PathBuf>,
-    /// Only the first N documents of each file (a quick run).
+    /// Only N documents of each file, evenly spaced (a quick run).
     #[arg(long, value_name = "N")]
     limit: Option<usize>,
     /// Print one JSON object per set (JSON Lines).

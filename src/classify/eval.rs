@@ -220,8 +220,25 @@ fn bad_data(path: &Path, line: usize, message: &str) -> ClassifyError {
     ClassifyError::Data { origin: format!("{}:{line}", path.display()), message: message.to_string() }
 }
 
+/// At most `limit` items, evenly spaced over the whole list: `test.txt` is sorted by class,
+/// so its first lines would be one or two classes only.
+fn spread<T>(items: Vec<T>, limit: Option<usize>) -> Vec<T> {
+    match limit {
+        Some(limit) if limit < items.len() => {
+            let total = items.len();
+            let mut keep = (0..limit).map(|i| i * total / limit).peekable();
+            items
+                .into_iter()
+                .enumerate()
+                .filter_map(|(i, item)| (keep.peek() == Some(&i)).then(|| keep.next()).map(|_| item))
+                .collect()
+        }
+        _ => items,
+    }
+}
+
 /// The THUCNews title set: `class.txt` (one class name per line, ids from 0) and a split
-/// (`dev.txt`, `test.txt`) of `title<TAB>id` lines; at most `limit` lines are read.
+/// (`dev.txt`, `test.txt`) of `title<TAB>id` lines; at most `limit` lines, evenly spaced.
 pub fn read_thucnews(dir: &Path, split: &str, limit: Option<usize>) -> Result<Dataset, ClassifyError> {
     let names = read(&dir.join("class.txt"))?;
     let categories: Vec<Category> = names
@@ -235,7 +252,7 @@ pub fn read_thucnews(dir: &Path, split: &str, limit: Option<usize>) -> Result<Da
     let path = dir.join(split);
     let text = read(&path)?;
     let (mut texts, mut classes) = (Vec::new(), Vec::new());
-    for (number, line) in text.lines().enumerate().take(limit.unwrap_or(usize::MAX)) {
+    for (number, line) in spread(text.lines().enumerate().collect(), limit) {
         let (title, id) = line.rsplit_once('\t').ok_or_else(|| bad_data(&path, number + 1, "expected title<TAB>id"))?;
         let class =
             scheme.index_of(id.trim()).ok_or_else(|| bad_data(&path, number + 1, "class id not in class.txt"))?;
@@ -246,7 +263,7 @@ pub fn read_thucnews(dir: &Path, split: &str, limit: Option<usize>) -> Result<Da
 }
 
 /// The AG News CSV (`label,title,description`, header line, labels 1–4): the text of a
-/// row is its title and description.
+/// row is its title and description; at most `limit` rows, evenly spaced.
 pub fn read_ag_news(path: &Path, limit: Option<usize>) -> Result<Dataset, ClassifyError> {
     let names = ["World", "Sports", "Business", "Sci/Tech"];
     let categories =
@@ -254,7 +271,7 @@ pub fn read_ag_news(path: &Path, limit: Option<usize>) -> Result<Dataset, Classi
     let scheme = CategoryScheme { categories };
     let text = read(path)?;
     let (mut texts, mut classes) = (Vec::new(), Vec::new());
-    for (number, row) in csv_rows(&text).into_iter().enumerate().skip(1).take(limit.unwrap_or(usize::MAX)) {
+    for (number, row) in spread(csv_rows(&text).into_iter().enumerate().skip(1).collect(), limit) {
         let [label, title, description] = row.as_slice() else {
             return Err(bad_data(path, number + 1, "expected label,title,description"));
         };
@@ -300,7 +317,7 @@ fn csv_rows(text: &str) -> Vec<Vec<String>> {
 }
 
 /// Both protocols on the shared data folder (`../shared/data/classify`); at most `limit`
-/// documents of each file (for quick runs and tests).
+/// documents of each file, evenly spaced (for quick runs and tests).
 pub fn evaluate_shared(
     data: &Path,
     config: &ClassifyConfig,
@@ -324,6 +341,13 @@ mod tests {
         // Class 0: P 1, R 0.5, F1 2/3; class 1: P 2/3, R 1, F1 0.8.
         assert!((s.macro_f1 - (2.0 / 3.0 + 0.8) / 2.0).abs() < 1e-12);
         assert_eq!(scores(&[], &[], 3).accuracy, 0.0);
+    }
+
+    #[test]
+    fn limits_spread_over_the_whole_list() {
+        assert_eq!(spread((0..10).collect(), Some(3)), [0, 3, 6]);
+        assert_eq!(spread((0..4).collect(), Some(10)), [0, 1, 2, 3]);
+        assert_eq!(spread((0..4).collect::<Vec<i32>>(), None).len(), 4);
     }
 
     #[test]

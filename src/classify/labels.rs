@@ -162,3 +162,55 @@ fn read_file(path: &Path, pages: &[PathBuf], ctx: &PageContext<'_>) -> Result<Ve
     }
     Ok(out)
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    const PAGE: &str = "<html><head><title>Comet night</title></head><body><div id=nav><a href='/'>Home</a></div>\
+        <div id=story><h1>Comet night</h1><p>The observatory opens its telescopes to the public for the comet, \
+        and astronomers explain how the comet's tail forms as it nears the sun.</p></div></body></html>";
+
+    #[test]
+    fn files_list_paths_and_urls() {
+        let dir = tempfile::tempdir().unwrap();
+        let pages = dir.path().join("crawl");
+        std::fs::create_dir_all(&pages).unwrap();
+        std::fs::write(pages.join("comet.html"), PAGE).unwrap();
+        std::fs::write(pages.join("urls.tsv"), "comet.html\thttps://astro.example/comet\n").unwrap();
+        std::fs::write(dir.path().join("note.txt"), "Interest rates rose again.").unwrap();
+        std::fs::write(dir.path().join("page.html"), PAGE).unwrap();
+        let labels = dir.path().join("labels.tsv");
+        std::fs::write(&labels, "# comment\nnote.txt\t03\npage.html\t08\r\nhttps://astro.example/comet\t08\n").unwrap();
+        let config = Config::default();
+        let read = read_labels(&labels, &[pages.clone()], &config).unwrap();
+        assert_eq!(read.len(), 3);
+        assert_eq!((read[0].code.as_str(), read[0].text.as_str()), ("03", "Interest rates rose again."));
+        // Pages give their topic content, without the navigation.
+        for item in &read[1..] {
+            assert_eq!(item.code, "08");
+            assert!(item.text.contains("telescopes") && !item.text.contains("Home"), "{:?}", item.text);
+        }
+        // A URL that is not in the crawl, and a line without a code, are errors.
+        std::fs::write(&labels, "https://astro.example/missing\t08\n").unwrap();
+        let missing = read_labels(&labels, &[pages], &config).unwrap_err().to_string();
+        assert!(missing.contains("https://astro.example/missing"), "{missing}");
+        std::fs::write(&labels, "note.txt 03\n").unwrap();
+        assert!(read_labels(&labels, &[], &config).unwrap_err().to_string().contains("labels.tsv:1"));
+    }
+
+    #[test]
+    fn folders_have_one_sub_folder_per_code() {
+        let dir = tempfile::tempdir().unwrap();
+        for (code, name, text) in
+            [("01", "a.txt", "paintings"), ("02", "b.txt", "newspapers"), ("02", "c.md", "skipped")]
+        {
+            std::fs::create_dir_all(dir.path().join(code)).unwrap();
+            std::fs::write(dir.path().join(code).join(name), text).unwrap();
+        }
+        std::fs::write(dir.path().join("README.txt"), "not in a class folder").unwrap();
+        let read = read_labels(dir.path(), &[], &Config::default()).unwrap();
+        let codes: Vec<(&str, &str)> = read.iter().map(|l| (l.code.as_str(), l.text.as_str())).collect();
+        assert_eq!(codes, [("01", "paintings"), ("02", "newspapers")]);
+    }
+}

@@ -58,3 +58,24 @@ pub enum ClassifyError {
     #[error("training: {message}")]
     Training { message: String },
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn the_default_model_has_table_1_and_classifies_new_texts() {
+        let model = default_model().unwrap();
+        assert_eq!(model.scheme(), &CategoryScheme::table1());
+        assert_eq!(model.algorithm(), Algorithm::NbSvm);
+        assert!(model.documents().iter().all(|&n| n > 0), "every category has training texts");
+        // Texts written for this test, not in the training set.
+        for (text, code) in [
+            ("The patient saw a doctor about chest pain; the hospital ran blood tests and prescribed medicine.", "11"),
+            ("The programming language compiles to fast code, and the web server handles thousands of requests.", "05"),
+            ("科学家观测到星系中心的黑洞，研究发现宇宙中的物质比预想的更多。", "08"),
+        ] {
+            assert_eq!(model.classify_text(text).unwrap().code, code, "{text}");
+        }
+    }
+}

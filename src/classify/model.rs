@@ -286,3 +286,60 @@ impl<'a> Reader<'a> {
         Some(f32::from_le_bytes(self.take(4)?.try_into().ok()?))
     }
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn tiny() -> Model {
+        let scheme = CategoryScheme::parse("a\tA\nb\tB\n", "test").unwrap();
+        let features = FeatureSettings { hash_bits: 20, word_bigrams: false, cjk_char_ngrams: 0 };
+        let bucket = |word: &str| features.extract(word)[0].0;
+        let mut buckets = vec![bucket("apple"), bucket("banana")];
+        buckets.sort_unstable();
+        // "apple" votes for a, "banana" for b.
+        let weights: Vec<f32> =
+            buckets.iter().flat_map(|&b| if b == bucket("apple") { [1.0, -1.0] } else { [-1.0, 1.0] }).collect();
+        Model::new(
+            scheme,
+            features,
+            Algorithm::LinearSvm,
+            Weighting::Counts,
+            vec![0.0, 0.1],
+            vec![1, 1],
+            buckets,
+            Vec::new(),
+            weights,
+        )
+    }
+
+    #[test]
+    fn scores_are_linear_and_unknown_words_are_ignored() {
+        let model = tiny();
+        assert_eq!(model.classify_text("apple apple banana").unwrap().code, "a");
+        assert_eq!(model.classify_text("banana").unwrap().code, "b");
+        // No known feature: the bias decides.
+        let empty = model.classify_text("cherry").unwrap();
+        assert_eq!(empty.code, "b");
+        assert!(empty.confidence > 0.5 && empty.confidence < 0.6, "{}", empty.confidence);
+        assert_eq!(model.scores(&model.features().extract("apple")), [1.0, -0.9]);
+    }
+
+    #[test]
+    fn broken_files_are_errors_not_panics() {
+        let bytes = tiny().to_bytes();
+        assert_eq!(Model::from_bytes(&bytes, "m").unwrap(), tiny());
+        for cut in [0, 4, 8, 11, 12, 40, bytes.len() - 1] {
+            assert!(Model::from_bytes(&bytes[..cut], "m").is_err(), "cut at {cut}");
+        }
+        let mut trailing = bytes.clone();
+        trailing.push(0);
+        assert!(Model::from_bytes(&trailing, "m").unwrap_err().to_string().contains("trailing"));
+        let message = Model::from_bytes(b"code\tname\n", "scheme.tsv").unwrap_err().to_string();
+        assert!(message.contains("scheme.tsv") && message.contains("not a classifier model"), "{message}");
+        // A huge bucket count in a short file: cut before the count (2 buckets, 4 weights).
+        let mut huge = bytes[..bytes.len() - 4 * 4 - 2 * 4 - 4].to_vec();
+        huge.extend_from_slice(&u32::MAX.to_le_bytes());
+        assert!(Model::from_bytes(&huge, "m").is_err());
+    }
+}

@@ -283,3 +283,90 @@ pub(crate) fn shuffle<T>(items: &mut [T], rng: &mut SplitMix64) {
         items.swap(i, j);
     }
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::classify::Category;
+
+    fn scheme() -> CategoryScheme {
+        let categories = [("sport", "Sport"), ("food", "Food"), ("tech", "Technology"), ("unused", "Never labelled")]
+            .iter()
+            .map(|(code, name)| Category { code: code.to_string(), name: name.to_string() })
+            .collect();
+        CategoryScheme { categories }
+    }
+
+    const TRAINING: &[(&str, usize)] = &[
+        ("the team won the football match with a late goal", 0),
+        ("the striker scored twice and the team won the league", 0),
+        ("tennis final won in straight sets by the champion", 0),
+        ("marathon runners finished the race in record time", 0),
+        ("球队在比赛最后时刻进球赢得冠军", 0),
+        ("bake the bread in a hot oven until the crust is golden", 1),
+        ("simmer the soup with lentils onions and cumin", 1),
+        ("whisk eggs and sugar then fold in flour for the cake", 1),
+        ("a recipe for roast chicken with garlic and lemon", 1),
+        ("把面粉和鸡蛋揉成面团再放进烤箱烤面包", 1),
+        ("the new laptop has a faster processor and more memory", 2),
+        ("install the software update to fix the security bug", 2),
+        ("the browser runs web applications written in javascript", 2),
+        ("programmers compile the code and deploy it to the server", 2),
+        ("新版软件修复了浏览器的安全漏洞", 2),
+    ];
+
+    fn examples(config: &ClassifyConfig) -> Vec<Example> {
+        let settings = config.feature_settings();
+        TRAINING.iter().map(|&(text, class)| Example { features: settings.extract(text), class }).collect()
+    }
+
+    #[test]
+    fn every_algorithm_learns_the_tiny_set() {
+        for algorithm in Algorithm::NAMES {
+            let config = ClassifyConfig { algorithm: algorithm.to_string(), ..ClassifyConfig::default() };
+            let model = train(&scheme(), &examples(&config), &config).unwrap();
+            for (text, code) in [
+                ("the champion won the tennis match", "sport"),
+                ("bake a lemon cake in the oven", "food"),
+                ("a security update for the web browser software", "tech"),
+                ("烤面包用的面团", "food"),
+            ] {
+                let prediction = model.classify_text(text).unwrap();
+                assert_eq!(prediction.code, code, "{algorithm}: {text}");
+                assert!(prediction.confidence > 0.0 && prediction.confidence <= 1.0);
+            }
+            // A class without examples is never chosen, whatever the text.
+            assert_ne!(model.classify_text("").unwrap().code, "unused");
+            assert_eq!(model.documents(), [5, 5, 5, 0]);
+        }
+    }
+
+    #[test]
+    fn training_is_deterministic_and_the_file_round_trips() {
+        let config = ClassifyConfig::default();
+        let a = train(&scheme(), &examples(&config), &config).unwrap();
+        let b = train(&scheme(), &examples(&config), &config).unwrap();
+        assert_eq!(a.to_bytes(), b.to_bytes());
+        let back = Model::from_bytes(&a.to_bytes(), "test").unwrap();
+        assert_eq!(back, a);
+        assert!(a.sharpness() > 0.0, "calibrated: {}", a.sharpness());
+    }
+
+    #[test]
+    fn calibration_is_skipped_when_there_are_too_few_examples() {
+        let config = ClassifyConfig { calibration_folds: 10, ..ClassifyConfig::default() };
+        let model = train(&scheme(), &examples(&config), &config).unwrap();
+        assert_eq!(model.sharpness(), 1.0);
+    }
+
+    #[test]
+    fn bad_training_sets_are_errors() {
+        let config = ClassifyConfig::default();
+        let one_class: Vec<Example> = examples(&config).into_iter().filter(|e| e.class == 0).collect();
+        assert!(train(&scheme(), &one_class, &config).unwrap_err().to_string().contains("two classes"));
+        let outside = vec![Example { features: vec![(1, 1.0)], class: 9 }];
+        assert!(train(&scheme(), &outside, &config).is_err());
+        let unknown = ClassifyConfig { algorithm: "knn".into(), ..ClassifyConfig::default() };
+        assert!(train(&scheme(), &examples(&config), &unknown).unwrap_err().to_string().contains("knn"));
+    }
+}
