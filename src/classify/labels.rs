@@ -183,7 +183,7 @@ mod tests {
         let labels = dir.path().join("labels.tsv");
         std::fs::write(&labels, "# comment\nnote.txt\t03\npage.html\t08\r\nhttps://astro.example/comet\t08\n").unwrap();
         let config = Config::default();
-        let read = read_labels(&labels, &[pages.clone()], &config).unwrap();
+        let read = read_labels(&labels, std::slice::from_ref(&pages), &config).unwrap();
         assert_eq!(read.len(), 3);
         assert_eq!((read[0].code.as_str(), read[0].text.as_str()), ("03", "Interest rates rose again."));
         // Pages give their topic content, without the navigation.
