@@ -691,12 +691,15 @@ fn classify_train_command(args: ClassifyTrainArgs) -> Result<ExitCode> {
 fn classify_eval_command(args: ClassifyEvalArgs) -> Result<ExitCode> {
     let config = load_config(args.config.as_deref())?;
     let results = indexer::classify::eval::evaluate_shared(&args.data, &config.classify, args.limit)?;
+    let stdout = std::io::stdout();
+    let mut out = stdout.lock();
     for r in &results {
         if args.json {
-            println!("{}", serde_json::to_string(r)?);
+            writeln!(out, "{}", serde_json::to_string(r)?)?;
         } else {
             let spread = if r.accuracy_std > 0.0 { format!(" ±{:.1}", 100.0 * r.accuracy_std) } else { String::new() };
-            println!(
+            writeln!(
+                out,
                 "{:<16} {:<34} accuracy {:.1}%{}  macro-F1 {:.1}%  mean confidence {:.1}%  train {:.2} s ({} docs)  test {:.2} s ({} docs)",
                 r.set,
                 r.protocol,
@@ -708,7 +711,7 @@ fn classify_eval_command(args: ClassifyEvalArgs) -> Result<ExitCode> {
                 r.train_documents,
                 r.test_seconds,
                 r.test_documents
-            );
+            )?;
         }
     }
     Ok(ExitCode::SUCCESS)
