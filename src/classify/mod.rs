@@ -14,7 +14,9 @@
 //!
 //! The default model (`data/default-model.bin`) is compiled in, so a build classifies with
 //! no setup; it is trained on our own labelled set by
-//! `indexer classify train --labels eval/classify/sample-labels.tsv --labels eval/classify/extra --pages eval/sample-corpus/pages --out src/classify/data/default-model.bin`.
+//! `indexer classify train --labels eval/classify/sample-labels.tsv --labels eval/classify/extra
+//! --pages eval/sample-corpus/pages --config eval/classify/default-model.toml
+//! --out src/classify/data/default-model.bin` (README, "Content classification").
 
 pub mod eval;
 pub mod features;
