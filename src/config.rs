@@ -283,6 +283,12 @@ pub struct ClassifyConfig {
     pub word_bigrams: bool,
     /// Character n-grams of Chinese (CJK) runs, n = 1..=this; 0 for none.
     pub cjk_char_ngrams: usize,
+    /// Leave out the terms of the generic stop-word lists (`src/text/stopwords/`), as the
+    /// paper's feature vector does (§3.2). Function words carry a site's writing style more
+    /// than its topic: without them the default model recipe gets 45 instead of 37 of 193
+    /// sample pages right with each site held out (`eval/classify/leave-one-site-out.sh`);
+    /// the public sets are unchanged (README).
+    pub skip_stop_words: bool,
     /// A feature must occur in at least this many training documents to enter the model
     /// (1 keeps all; 2 drops the singletons that make most of a small model's size).
     pub min_document_frequency: usize,
@@ -309,6 +315,7 @@ impl Default for ClassifyConfig {
             hash_bits: 20,
             word_bigrams: true,
             cjk_char_ngrams: 2,
+            skip_stop_words: true,
             min_document_frequency: 1,
             nb_alpha: 0.1,
             svm_c: 0.3,
@@ -326,6 +333,7 @@ impl ClassifyConfig {
             hash_bits: self.hash_bits,
             word_bigrams: self.word_bigrams,
             cjk_char_ngrams: self.cjk_char_ngrams,
+            skip_stop_words: self.skip_stop_words,
         }
     }
 }

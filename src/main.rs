@@ -284,6 +284,17 @@ enum ClassifyCommand {
     Train(ClassifyTrainArgs),
     /// Accuracy and macro-F1 on THUCNews titles (dev → test) and AG News (5-fold CV).
     Eval(ClassifyEvalArgs),
+    /// Classify a text: every category's confidence, best first.
+    Text(ClassifyTextArgs),
+}
+
+#[derive(Args)]
+struct ClassifyTextArgs {
+    /// The text (`-`: read it from stdin).
+    text: String,
+    /// A model file [default: the built-in model].
+    #[arg(long, value_name = "MODEL")]
+    classifier: Option<PathBuf>,
 }
 
 #[derive(Args)]
@@ -357,6 +368,7 @@ fn run(cli: Cli) -> Result<ExitCode> {
         Command::Eval(EvalCommand::Stats(args)) => eval_stats_command(args),
         Command::Classify(ClassifyCommand::Train(args)) => classify_train_command(args),
         Command::Classify(ClassifyCommand::Eval(args)) => classify_eval_command(args),
+        Command::Classify(ClassifyCommand::Text(args)) => classify_text_command(args),
         Command::Inspect(args) => inspect_command(args),
         Command::Config => {
             print!("{}", Config::default().to_toml());
@@ -685,6 +697,21 @@ fn classify_train_command(args: ClassifyTrainArgs) -> Result<ExitCode> {
         model.vocabulary_size(),
         args.out.display()
     );
+    Ok(ExitCode::SUCCESS)
+}
+
+fn classify_text_command(args: ClassifyTextArgs) -> Result<ExitCode> {
+    let loaded = args.classifier.as_deref().map(indexer::classify::Model::from_file).transpose()?;
+    let model = match &loaded {
+        Some(model) => model,
+        None => indexer::classify::default_model()?,
+    };
+    let text = if args.text == "-" { std::io::read_to_string(std::io::stdin())? } else { args.text };
+    let stdout = std::io::stdout();
+    let mut out = stdout.lock();
+    for (category, confidence) in model.confidences(&model.features().extract(&text)) {
+        writeln!(out, "{}\t{:.3}\t{}", category.code, confidence, category.name)?;
+    }
     Ok(ExitCode::SUCCESS)
 }
 

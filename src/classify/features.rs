@@ -2,7 +2,8 @@
 //!
 //! The paper classifies "the feature vector of topic content" (§6, Content category): the
 //! terms of the topic content, segmented by our one tokenizer ([`for_each_token`]: jieba
-//! for CJK runs, Unicode words otherwise, lower-cased). To that we add word bigrams (phrases
+//! for CJK runs, Unicode words otherwise, lower-cased), without stop words as in the
+//! paper's feature vector (§3.2; `skip_stop_words`). To that we add word bigrams (phrases
 //! like "interest rate" or "world cup" carry the category better than their words) and, in
 //! CJK runs, character 1- and 2-grams: Chinese titles are short, and characters recover
 //! what a segmentation error or an out-of-vocabulary name loses (on THUCNews titles,
@@ -14,7 +15,7 @@
 
 use serde::{Deserialize, Serialize};
 
-use crate::text::{for_each_token, is_cjk};
+use crate::text::{for_each_token, generic_stop_words, is_cjk};
 
 /// What features are extracted; recorded in every model, so that prediction extracts
 /// exactly what training did.
@@ -26,6 +27,9 @@ pub struct FeatureSettings {
     pub word_bigrams: bool,
     /// Character n-grams of CJK runs, n = 1..=this (0: none).
     pub cjk_char_ngrams: usize,
+    /// Terms of the generic stop-word lists are left out (bigrams join the terms around them).
+    #[serde(default)]
+    pub skip_stop_words: bool,
 }
 
 /// A sparse vector: (bucket, value) sorted by bucket, buckets distinct.
@@ -58,8 +62,12 @@ impl FeatureSettings {
     pub fn extract(&self, text: &str) -> SparseVector {
         let mut buckets: Vec<u32> = Vec::new();
         let mut previous: Option<String> = None;
+        let stop_words = generic_stop_words();
         for_each_token(text, |token| {
             let term = token.text.as_ref();
+            if self.skip_stop_words && stop_words.contains(term) {
+                return;
+            }
             buckets.push(self.bucket(fnv(fnv(FNV_OFFSET, &[WORD]), term.as_bytes())));
             if self.word_bigrams {
                 if let Some(prev) = &previous {
@@ -119,7 +127,8 @@ fn count(mut buckets: Vec<u32>) -> SparseVector {
 mod tests {
     use super::*;
 
-    const SETTINGS: FeatureSettings = FeatureSettings { hash_bits: 20, word_bigrams: true, cjk_char_ngrams: 2 };
+    const SETTINGS: FeatureSettings =
+        FeatureSettings { hash_bits: 20, word_bigrams: true, cjk_char_ngrams: 2, skip_stop_words: false };
 
     fn total(v: &SparseVector) -> f32 {
         v.iter().map(|(_, n)| n).sum()

@@ -3,8 +3,9 @@
 //!
 //! - [`scheme`]: the scheme, a `code<TAB>name` file; the default is the paper's 12 top
 //!   categories (Table 1), codes 01–12.
-//! - [`features`]: the feature vector of the topic content — the terms of our tokenizer,
-//!   word bigrams, and character 1–2-grams in Chinese — hashed into 2^k buckets.
+//! - [`features`]: the feature vector of the topic content — the terms of our tokenizer
+//!   without stop words, word bigrams, and character 1–2-grams in Chinese — hashed into 2^k
+//!   buckets.
 //! - [`model`]: a linear model over those features, with the scheme and feature settings it
 //!   was trained with, and its file format.
 //! - [`train`]: multinomial Naive Bayes and a one-vs-rest linear SVM (SGD), written here

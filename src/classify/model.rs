@@ -18,7 +18,7 @@ use std::path::Path;
 use serde::{Deserialize, Serialize};
 
 use super::features::{FeatureSettings, SparseVector};
-use super::{CategoryScheme, ClassifyError};
+use super::{Category, CategoryScheme, ClassifyError};
 
 const MAGIC: &[u8; 8] = b"DVCLASS1";
 
@@ -185,6 +185,25 @@ impl Model {
         Some(Prediction { code, confidence: if sum > 0.0 { 1.0 / sum } else { 0.0 } })
     }
 
+    /// Every category with its confidence, most likely first.
+    pub fn confidences(&self, counts: &SparseVector) -> Vec<(&Category, f32)> {
+        let scores = self.scores(counts);
+        let top = scores.iter().copied().fold(f32::NEG_INFINITY, f32::max);
+        let beta = self.header.sharpness;
+        let exps: Vec<f32> = scores.iter().map(|s| (beta * (s - top)).exp()).collect();
+        let sum: f32 = exps.iter().sum();
+        let mut out: Vec<(&Category, f32)> = self
+            .header
+            .scheme
+            .categories
+            .iter()
+            .zip(exps)
+            .map(|(category, e)| (category, if sum > 0.0 { e / sum } else { 0.0 }))
+            .collect();
+        out.sort_by(|a, b| b.1.total_cmp(&a.1));
+        out
+    }
+
     /// The index of the best class of a feature vector (evaluation).
     pub fn predict_index(&self, counts: &SparseVector) -> usize {
         let scores = self.scores(counts);
@@ -293,7 +312,8 @@ mod tests {
 
     fn tiny() -> Model {
         let scheme = CategoryScheme::parse("a\tA\nb\tB\n", "test").unwrap();
-        let features = FeatureSettings { hash_bits: 20, word_bigrams: false, cjk_char_ngrams: 0 };
+        let features =
+            FeatureSettings { hash_bits: 20, word_bigrams: false, cjk_char_ngrams: 0, skip_stop_words: false };
         let bucket = |word: &str| features.extract(word)[0].0;
         let mut buckets = vec![bucket("apple"), bucket("banana")];
         buckets.sort_unstable();
