@@ -161,6 +161,23 @@ fn classify_train_then_build_and_search_by_category() {
     let food = search("food");
     assert!(food.lines().count() == 1 && food.contains("recipe.html"), "{food}");
     indexer().args(["search", "match", "--category", "news", "--dir"]).arg(&out).assert().code(1);
+    // `classify text` lists every category of the model, best first.
+    let output =
+        indexer().args(["classify", "text", "a cake baked in the oven", "--classifier"]).arg(&model).output().unwrap();
+    let listing = String::from_utf8(output.stdout).unwrap();
+    assert_eq!(listing.lines().count(), 2, "{listing}");
+    assert!(listing.starts_with("food\t") && listing.contains("\tFood and drink"), "{listing}");
+    // `--classifier off` leaves the records without a code.
+    indexer().args(["build", "--quiet", "--classifier", "off"]).arg(&input).arg("--dir").arg(&out).assert().success();
+    let records = std::fs::read_to_string(out.join("current/docview.jsonl")).unwrap();
+    assert!(records.lines().all(|line| !line.contains("classification_code")), "{records}");
+    // The evaluation names a missing data folder.
+    indexer()
+        .args(["classify", "eval", "--data"])
+        .arg(work.path().join("nowhere"))
+        .assert()
+        .code(2)
+        .stderr(predicate::str::contains("nowhere"));
     // A model file that is not one stops the build with a reason.
     indexer()
         .args(["build", "--quiet", "--classifier"])
