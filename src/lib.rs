@@ -15,6 +15,8 @@
 //!   topic content (§4.2).
 //! - [`replicas`]: exact and near replicas by MD5 fingerprints (§5).
 //! - [`docview`]: the DocView record (§2, §6).
+//! - [`classify`]: the content classification code of a record (§6, §7.1): scheme, features,
+//!   trained models, evaluation.
 //! - [`index`]: the abstract and full-text Tantivy indexes, published atomically.
 //! - [`search`] and [`eval`]: BM25 search (abstract, full-text, tiered) and TREC evaluation.
 //! - [`build`]: the streaming, parallel pipeline behind `indexer build`.
@@ -22,6 +24,7 @@
 //! Every parameter lives in [`config::Config`].
 
 pub mod build;
+pub mod classify;
 pub mod clean;
 pub mod config;
 pub mod decode;

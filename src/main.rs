@@ -91,6 +91,9 @@ enum Command {
     /// Evaluate: write TREC runs, score them like trec_eval.
     #[command(subcommand)]
     Eval(EvalCommand),
+    /// Content classification: train a model, evaluate on the public sets.
+    #[command(subcommand)]
+    Classify(ClassifyCommand),
     /// Show what the pipeline makes of one page: tag tree, topic content, DocView record.
     Inspect(InspectArgs),
     /// Print the default configuration as TOML (every parameter, documented in the code).
@@ -117,6 +120,11 @@ struct BuildArgs {
     /// The page cleaner.
     #[arg(long, value_parser = clap::builder::PossibleValuesParser::new(CleanerKind::NAMES))]
     cleaner: Option<String>,
+    /// A classifier model file (`indexer classify train`) for the content classification
+    /// code of every record [default: the built-in model, the paper's 12 categories]; `off`
+    /// leaves records unclassified.
+    #[arg(long, value_name = "MODEL")]
+    classifier: Option<String>,
     /// The near-replica detector (`off`: exact copies only). See README.
     #[arg(long, value_parser = clap::builder::PossibleValuesParser::new(indexer::replicas::DetectorKind::NAMES))]
     replicas: Option<String>,
@@ -143,6 +151,9 @@ struct SearchArgs {
     /// Number of results.
     #[arg(short = 'n', long, default_value_t = 10)]
     limit: usize,
+    /// Only pages of this content category (a code of the build's classifier, e.g. 05).
+    #[arg(long, value_name = "CODE")]
+    category: Option<String>,
     /// One JSON object per result (JSON Lines).
     #[arg(long)]
     json: bool,
@@ -330,6 +341,71 @@ struct EvalScoreArgs {
     json: bool,
 }
 
+#[derive(Subcommand)]
+enum ClassifyCommand {
+    /// Train a classifier on labelled texts and pages and write the model file.
+    #[command(long_about = "Train a classifier and write the model file (for `indexer build \
+        --classifier MODEL`).\n\n\
+        --labels is a file of url-or-path<TAB>code lines (a URL names a page of the crawl \
+        given with --pages; a path a .txt or .html file relative to the labels file) or a \
+        folder with one sub-folder per code. Pages are cleaned first: the model learns from \
+        their DocView topic content, as the build classifies it. Give --labels several times \
+        to combine sets.\n\n\
+        The default model is retrained with:\n  indexer classify train --labels \
+        eval/classify/sample-labels.tsv --labels eval/classify/extra --pages \
+        eval/sample-corpus/pages --config eval/classify/default-model.toml --out \
+        src/classify/data/default-model.bin")]
+    Train(ClassifyTrainArgs),
+    /// Accuracy and macro-F1 on THUCNews titles (dev → test) and AG News (5-fold CV).
+    Eval(ClassifyEvalArgs),
+    /// Classify a text: every category's confidence, best first.
+    Text(ClassifyTextArgs),
+}
+
+#[derive(Args)]
+struct ClassifyTextArgs {
+    /// The text (`-`: read it from stdin).
+    text: String,
+    /// A model file [default: the built-in model].
+    #[arg(long, value_name = "MODEL")]
+    classifier: Option<PathBuf>,
+}
+
+#[derive(Args)]
+struct ClassifyTrainArgs {
+    /// A labels file (url-or-path<TAB>code lines) or a folder per class; repeatable.
+    #[arg(long, required = true, value_name = "FILE|DIR")]
+    labels: Vec<PathBuf>,
+    /// The crawl holding the labelled URLs (folder with urls.tsv, WARC, JSON Lines); repeatable.
+    #[arg(long, value_name = "INPUT")]
+    pages: Vec<PathBuf>,
+    /// The category scheme (code<TAB>name lines) [default: the paper's Table 1, 01–12].
+    #[arg(long, value_name = "FILE")]
+    scheme: Option<PathBuf>,
+    /// A TOML file overriding parameters ([classify] section; see `indexer config`).
+    #[arg(long, value_name = "FILE")]
+    config: Option<PathBuf>,
+    /// Where to write the model.
+    #[arg(long, value_name = "MODEL")]
+    out: PathBuf,
+}
+
+#[derive(Args)]
+struct ClassifyEvalArgs {
+    /// The folder of the shared classification sets.
+    #[arg(long, default_value = "../shared/data/classify", value_name = "DIR")]
+    data: PathBuf,
+    /// A TOML file overriding parameters ([classify] section).
+    #[arg(long, value_name = "FILE")]
+    config: Option<PathBuf>,
+    /// Only N documents of each file, evenly spaced (a quick run).
+    #[arg(long, value_name = "N")]
+    limit: Option<usize>,
+    /// Print one JSON object per set (JSON Lines).
+    #[arg(long)]
+    json: bool,
+}
+
 #[derive(Args)]
 struct InspectArgs {
     /// An HTML file.
@@ -374,6 +450,9 @@ fn run(cli: Cli) -> Result<ExitCode> {
         Command::Eval(EvalCommand::Stats(args)) => eval_stats_command(args),
         Command::Eval(EvalCommand::Replicas(args)) => eval_replicas_command(args),
         Command::Eval(EvalCommand::Clean(args)) => eval_clean_command(args),
+        Command::Classify(ClassifyCommand::Train(args)) => classify_train_command(args),
+        Command::Classify(ClassifyCommand::Eval(args)) => classify_eval_command(args),
+        Command::Classify(ClassifyCommand::Text(args)) => classify_text_command(args),
         Command::Inspect(args) => inspect_command(args),
         Command::Config => {
             out!("{}", Config::default().to_toml());
@@ -449,6 +528,9 @@ fn build_command(args: BuildArgs) -> Result<ExitCode> {
     if let Some(replicas) = args.replicas {
         config.replicas.detector = replicas;
     }
+    if let Some(classifier) = args.classifier {
+        config.classify.model = classifier;
+    }
     if let Some(threads) = args.threads {
         rayon::ThreadPoolBuilder::new()
             .num_threads(threads.max(1))
@@ -483,14 +565,18 @@ fn index_choice(name: &str) -> IndexChoice {
 
 fn search_command(args: SearchArgs) -> Result<ExitCode> {
     let collection = Collection::open(&args.dir.dir)?;
-    let hits = collection.search(&args.query, index_choice(&args.index), args.limit)?;
+    let hits =
+        collection.search_in_category(&args.query, index_choice(&args.index), args.limit, args.category.as_deref())?;
     let stdout = std::io::stdout();
     let mut out = stdout.lock();
     for hit in &hits {
         if args.json {
             writeln!(out, "{}", serde_json::to_string(hit)?)?;
         } else {
-            writeln!(out, "{:>3}. {:<8.3} {}", hit.rank, hit.score, hit.url)?;
+            match &hit.category {
+                Some(code) => writeln!(out, "{:>3}. {:<8.3} {}  [{code}]", hit.rank, hit.score, hit.url)?,
+                None => writeln!(out, "{:>3}. {:<8.3} {}", hit.rank, hit.score, hit.url)?,
+            }
             if !hit.title.is_empty() {
                 writeln!(out, "     {}", hit.title)?;
             }
@@ -501,7 +587,12 @@ fn search_command(args: SearchArgs) -> Result<ExitCode> {
     }
     if hits.is_empty() {
         if !args.json {
-            eprintln!("indexer: no results for {:?} in the {} index", args.query, args.index);
+            match &args.category {
+                Some(code) => {
+                    eprintln!("indexer: no results for {:?} in category {code} of the {} index", args.query, args.index)
+                }
+                None => eprintln!("indexer: no results for {:?} in the {} index", args.query, args.index),
+            }
         }
         return Ok(ExitCode::from(1));
     }
@@ -731,6 +822,93 @@ fn eval_replicas_command(args: EvalReplicasArgs) -> Result<ExitCode> {
         write_replica_report(&report, &dir, &command)?;
         if !args.json {
             outln!("report written to {}", dir.join("report.md").display());
+        }
+    }
+    Ok(ExitCode::SUCCESS)
+}
+
+fn classify_train_command(args: ClassifyTrainArgs) -> Result<ExitCode> {
+    use indexer::classify::CategoryScheme;
+    use indexer::classify::labels::read_labels;
+    use indexer::classify::train::{Example, train};
+
+    let config = load_config(args.config.as_deref())?;
+    let scheme = match &args.scheme {
+        Some(path) => CategoryScheme::from_file(path)?,
+        None => CategoryScheme::table1(),
+    };
+    let started = std::time::Instant::now();
+    let mut labelled = Vec::new();
+    for labels in &args.labels {
+        labelled.extend(read_labels(labels, &args.pages, &config)?);
+    }
+    let settings = config.classify.feature_settings();
+    let mut examples = Vec::new();
+    for item in &labelled {
+        let class = scheme
+            .index_of(&item.code)
+            .with_context(|| format!("{}: code {:?} is not in the category scheme", item.origin, item.code))?;
+        examples.push(Example { features: settings.extract(&item.text), class });
+    }
+    let model = train(&scheme, &examples, &config.classify)?;
+    model.write(&args.out)?;
+    let per_class: Vec<String> = scheme
+        .categories
+        .iter()
+        .zip(model.documents())
+        .map(|(category, n)| format!("{} {}", category.code, n))
+        .collect();
+    outln!(
+        "trained {} on {} texts ({}) in {:.2} s: {} features; model written to {}",
+        config.classify.algorithm,
+        examples.len(),
+        per_class.join(", "),
+        started.elapsed().as_secs_f64(),
+        model.vocabulary_size(),
+        args.out.display()
+    );
+    Ok(ExitCode::SUCCESS)
+}
+
+fn classify_text_command(args: ClassifyTextArgs) -> Result<ExitCode> {
+    let loaded = args.classifier.as_deref().map(indexer::classify::Model::from_file).transpose()?;
+    let model = match &loaded {
+        Some(model) => model,
+        None => indexer::classify::default_model()?,
+    };
+    let text = if args.text == "-" { std::io::read_to_string(std::io::stdin())? } else { args.text };
+    let stdout = std::io::stdout();
+    let mut out = stdout.lock();
+    for (category, confidence) in model.confidences(&model.features().extract(&text)) {
+        writeln!(out, "{}\t{:.3}\t{}", category.code, confidence, category.name)?;
+    }
+    Ok(ExitCode::SUCCESS)
+}
+
+fn classify_eval_command(args: ClassifyEvalArgs) -> Result<ExitCode> {
+    let config = load_config(args.config.as_deref())?;
+    let results = indexer::classify::eval::evaluate_shared(&args.data, &config.classify, args.limit)?;
+    let stdout = std::io::stdout();
+    let mut out = stdout.lock();
+    for r in &results {
+        if args.json {
+            writeln!(out, "{}", serde_json::to_string(r)?)?;
+        } else {
+            let spread = if r.accuracy_std > 0.0 { format!(" ±{:.1}", 100.0 * r.accuracy_std) } else { String::new() };
+            writeln!(
+                out,
+                "{:<16} {:<34} accuracy {:.1}%{}  macro-F1 {:.1}%  mean confidence {:.1}%  train {:.2} s ({} docs)  test {:.2} s ({} docs)",
+                r.set,
+                r.protocol,
+                100.0 * r.accuracy,
+                spread,
+                100.0 * r.macro_f1,
+                100.0 * r.mean_confidence,
+                r.train_seconds,
+                r.train_documents,
+                r.test_seconds,
+                r.test_documents
+            )?;
         }
     }
     Ok(ExitCode::SUCCESS)

@@ -77,8 +77,117 @@ fn build_then_search_both_indexes() {
     for line in records.lines() {
         let record: serde_json::Value = serde_json::from_str(line).unwrap();
         assert!(record["identifier"].as_str().unwrap().starts_with("file://"));
-        assert!(record.get("classification_code").is_none());
+        // Every record has a code of Table 1 (the built-in model) and a confidence.
+        let code = record["classification_code"].as_str().unwrap();
+        assert!(code.len() == 2 && (1..=12).contains(&code.parse::<u32>().unwrap()), "{record}");
+        let confidence = record["classification_confidence"].as_f64().unwrap();
+        assert!(confidence > 0.0 && confidence <= 1.0);
     }
+}
+
+/// Labelled texts of our own, a model trained on them, a build with it, and a search
+/// filtered by category.
+#[test]
+fn classify_train_then_build_and_search_by_category() {
+    let work = tempfile::tempdir().unwrap();
+    let labels = work.path().join("labels");
+    let texts = [
+        ("sport", "match", "The home team won the football match with a late goal; the league title race goes on."),
+        ("sport", "tennis", "The tennis champion won the final in three sets after a long rally in the tiebreak."),
+        ("sport", "marathon", "Runners finished the city marathon in record time as the crowd cheered the winner."),
+        ("food", "bread", "Knead the bread dough, let it rise overnight and bake the loaf in a hot oven."),
+        ("food", "soup", "Simmer the onions and lentils, season the soup with cumin and serve it with bread."),
+        ("food", "cake", "Whisk the eggs and sugar, fold in the flour and bake the cake until golden."),
+    ];
+    for (code, name, text) in texts {
+        std::fs::create_dir_all(labels.join(code)).unwrap();
+        std::fs::write(labels.join(code).join(format!("{name}.txt")), text).unwrap();
+    }
+    let scheme = work.path().join("scheme.tsv");
+    std::fs::write(&scheme, "sport\tSport\nfood\tFood and drink\n").unwrap();
+    let model = work.path().join("model.bin");
+    indexer()
+        .args(["classify", "train", "--labels"])
+        .arg(&labels)
+        .arg("--scheme")
+        .arg(&scheme)
+        .arg("--out")
+        .arg(&model)
+        .assert()
+        .success()
+        .stdout(predicate::str::contains("6 texts (sport 3, food 3)"));
+
+    let input = work.path().join("pages");
+    std::fs::create_dir_all(&input).unwrap();
+    let page = |title: &str, body: &str| {
+        format!("<html><head><title>{title}</title></head><body><h1>{title}</h1><p>{body}</p></body></html>")
+    };
+    let match_report = "The home team won the football match with a goal in the last minute, and the league title race goes on for the team.";
+    let recipe = "Bake the bread in a hot oven after the dough has risen; the loaf and a bowl of soup make a match for any winter evening.";
+    std::fs::write(input.join("match.html"), page("Late goal wins the match", match_report)).unwrap();
+    std::fs::write(input.join("recipe.html"), page("Bread and soup", recipe)).unwrap();
+    let out = work.path().join("build");
+    indexer()
+        .args(["build", "--quiet", "--classifier"])
+        .arg(&model)
+        .arg(&input)
+        .arg("--dir")
+        .arg(&out)
+        .assert()
+        .success();
+    let records = std::fs::read_to_string(out.join("current/docview.jsonl")).unwrap();
+    let codes: Vec<(String, String)> = records
+        .lines()
+        .map(|line| {
+            let record: serde_json::Value = serde_json::from_str(line).unwrap();
+            (
+                record["identifier"].as_str().unwrap().to_string(),
+                record["classification_code"].as_str().unwrap().to_string(),
+            )
+        })
+        .collect();
+    assert!(codes.iter().any(|(url, code)| url.ends_with("match.html") && code == "sport"), "{codes:?}");
+    assert!(codes.iter().any(|(url, code)| url.ends_with("recipe.html") && code == "food"), "{codes:?}");
+
+    // "match" is in both pages; the category keeps one.
+    let search = |category: &str| {
+        let output =
+            indexer().args(["search", "match", "--json", "--category", category, "--dir"]).arg(&out).output().unwrap();
+        String::from_utf8(output.stdout).unwrap()
+    };
+    let sport = search("sport");
+    assert_eq!(sport.lines().count(), 1, "{sport}");
+    assert!(sport.contains("match.html") && sport.contains("\"category\":\"sport\""), "{sport}");
+    let food = search("food");
+    assert!(food.lines().count() == 1 && food.contains("recipe.html"), "{food}");
+    indexer().args(["search", "match", "--category", "news", "--dir"]).arg(&out).assert().code(1);
+    // `classify text` lists every category of the model, best first.
+    let output =
+        indexer().args(["classify", "text", "a cake baked in the oven", "--classifier"]).arg(&model).output().unwrap();
+    let listing = String::from_utf8(output.stdout).unwrap();
+    assert_eq!(listing.lines().count(), 2, "{listing}");
+    assert!(listing.starts_with("food\t") && listing.contains("\tFood and drink"), "{listing}");
+    // `--classifier off` leaves the records without a code.
+    indexer().args(["build", "--quiet", "--classifier", "off"]).arg(&input).arg("--dir").arg(&out).assert().success();
+    let records = std::fs::read_to_string(out.join("current/docview.jsonl")).unwrap();
+    assert!(records.lines().all(|line| !line.contains("classification_code")), "{records}");
+    // The evaluation names a missing data folder.
+    indexer()
+        .args(["classify", "eval", "--data"])
+        .arg(work.path().join("nowhere"))
+        .assert()
+        .code(2)
+        .stderr(predicate::str::contains("nowhere"));
+    // A model file that is not one stops the build with a reason.
+    indexer()
+        .args(["build", "--quiet", "--classifier"])
+        .arg(&scheme)
+        .arg(&input)
+        .arg("--dir")
+        .arg(&out)
+        .assert()
+        .code(2)
+        .stderr(predicate::str::contains("not a classifier model"));
 }
 
 #[test]

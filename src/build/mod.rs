@@ -21,6 +21,7 @@ use std::time::Instant;
 use md5::{Digest, Md5};
 use rayon::prelude::*;
 
+use crate::classify::{ClassifyError, Model, default_model};
 use crate::config::Config;
 use crate::index::{IndexError, IndexSet, PageDocument, publish_build, start_build};
 use crate::input::{ByteCounter, InputError, InputEvent, RawPage, SkipReason, Skipped, Source};
@@ -40,6 +41,8 @@ pub enum BuildError {
     Input(#[from] InputError),
     #[error(transparent)]
     Index(#[from] IndexError),
+    #[error(transparent)]
+    Classifier(#[from] ClassifyError),
     #[error("cannot write {path}: {source}")]
     Write { path: String, source: std::io::Error },
     #[error("no page could be indexed ({read} read, all skipped); the previous build, if any, is kept")]
@@ -72,7 +75,21 @@ pub fn build(
     let total_bytes: u64 = sources.iter().map(Source::size_on_disk).sum();
 
     let stop_words = learn_stop_words(&sources, config, observer);
-    let ctx = PageContext::new(config, &stop_words);
+    // The classifier (§6): a model file named by the configuration (`--classifier`), the
+    // built-in default model, or none (`off`). A model that cannot be loaded stops the build
+    // before anything is written.
+    let loaded = match config.classify.model.as_str() {
+        "" => {
+            default_model()?;
+            None
+        }
+        "off" => None,
+        path => Some(Model::from_file(Path::new(path))?),
+    };
+    let mut ctx = PageContext::new(config, &stop_words);
+    if let Some(model) = &loaded {
+        ctx.classifier = Some(model);
+    }
 
     let output = start_build(dir)?;
     let staging = output.staging.clone();
@@ -179,6 +196,7 @@ pub fn build(
                 keywords: record.keywords,
                 summary: record.summary,
                 page_type: record.page_type.as_str().to_string(),
+                category: record.classification_code.unwrap_or_default(),
                 url: record.identifier,
             })?;
             *summary.page_types.entry(record.page_type.as_str().to_string()).or_default() += 1;

@@ -3,6 +3,7 @@
 
 use std::collections::{HashMap, HashSet};
 
+use crate::classify::{Model, default_model};
 use crate::clean::{CleanerKind, block_weights, clean_page, term_frequencies};
 use crate::config::Config;
 use crate::decode::decode;
@@ -21,6 +22,8 @@ pub struct PageContext<'a> {
     pub weighty_tags: HashSet<String>,
     pub cleaner: CleanerKind,
     pub signer: Signer,
+    /// The content classifier (§6); `None` leaves records unclassified.
+    pub classifier: Option<&'a Model>,
 }
 
 impl<'a> PageContext<'a> {
@@ -35,6 +38,12 @@ impl<'a> PageContext<'a> {
                 DetectorKind::from_name(&config.replicas.detector).unwrap_or(DetectorKind::DocView),
                 &config.replicas,
             ),
+            // The built-in model unless the configuration names another (which the caller
+            // loads and sets, as `build` does) or turns classification off.
+            classifier: match config.classify.model.as_str() {
+                "off" => None,
+                _ => default_model().ok(),
+            },
         }
     }
 
@@ -86,6 +95,14 @@ pub fn process_page(raw: RawPage, ctx: &PageContext<'_>) -> Result<ProcessedPage
         stop_words: ctx.stop_words,
     };
     let mut record = integrate(&input, &config.docview).record;
+    if let Some(model) = ctx.classifier {
+        // §6: the category comes from the topic content, the page without its template noise.
+        if let Some(prediction) = model.classify_text(&record.topic_content) {
+            record.classification_code = Some(prediction.code);
+            // Three decimals: the confidence is a rough guide, and records stay readable.
+            record.classification_confidence = Some((prediction.confidence * 1000.0).round() / 1000.0);
+        }
+    }
     let tf = term_frequencies(&tree, &content.nodes, ctx.stop_words);
     // The DocView record keeps the paper's keyword fingerprint whatever the detector: it is
     // part of the model (§5), and what a global merge of shards joins on.

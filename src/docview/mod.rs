@@ -37,9 +37,13 @@ pub struct DocView {
     /// topic, hub or image (§4.1).
     #[serde(rename = "type")]
     pub page_type: BlockType,
-    /// Filled by a trained classifier; absent until one is configured.
+    /// The content classification code (§2, §6): a category code of the classifier's
+    /// scheme (by default Table 1's 01–12); absent when classification is off.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub classification_code: Option<String>,
+    /// How sure the classifier is of the code, in (0, 1] (see `classify::Prediction`).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub classification_confidence: Option<f32>,
     pub title: String,
     pub keywords: Vec<String>,
     #[serde(rename = "abstract")]
@@ -101,6 +105,7 @@ pub fn integrate(input: &IntegrationInput<'_>, config: &DocViewConfig) -> Integr
         identifier: url.to_string(),
         page_type: content.page_type,
         classification_code: None,
+        classification_confidence: None,
         topic_content: content.text(tree),
         topic_html: content.html(tree, &title, base.as_ref()),
         title,

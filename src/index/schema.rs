@@ -42,6 +42,8 @@ pub enum FieldSource {
     Type,
     /// The visible text of the raw page.
     Body,
+    /// The content classification code (§6), a facet searches filter on.
+    Category,
 }
 
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Deserialize)]
@@ -114,6 +116,8 @@ pub struct IndexSchema {
     pub title: Option<Field>,
     /// The stored abstract, for snippets.
     pub summary: Option<Field>,
+    /// The indexed category code, for `search --category`.
+    pub category: Option<Field>,
 }
 
 impl IndexSchema {
@@ -184,6 +188,7 @@ impl IndexSchema {
             kind,
             title: find(FieldSource::Title, true),
             summary: find(FieldSource::Abstract, true),
+            category: find(FieldSource::Category, false),
             schema,
             fields,
             search_fields,
@@ -205,6 +210,7 @@ mod tests {
         assert!(a.summary.is_some() && f.summary.is_some());
         assert!(f.fields.iter().any(|(_, s)| *s == FieldSource::Body));
         assert!(!a.fields.iter().any(|(_, s)| *s == FieldSource::Body));
+        assert!(a.category.is_some() && f.category.is_some());
     }
 
     #[test]

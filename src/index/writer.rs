@@ -16,6 +16,8 @@ pub struct PageDocument {
     pub page_type: String,
     /// The visible text of the raw page (the full-text index's body).
     pub body: String,
+    /// The content classification code; empty when the page was not classified.
+    pub category: String,
 }
 
 impl PageDocument {
@@ -27,6 +29,7 @@ impl PageDocument {
             FieldSource::Abstract => self.summary.clone(),
             FieldSource::Type => self.page_type.clone(),
             FieldSource::Body => self.body.clone(),
+            FieldSource::Category => self.category.clone(),
         }
     }
 }
@@ -64,6 +67,11 @@ impl IndexSet {
         for one in &mut self.indexes {
             let mut doc = TantivyDocument::default();
             for &(field, source) in &one.schema.fields {
+                // An unclassified page has no category term (an empty term would match
+                // `--category ""`).
+                if source == FieldSource::Category && page.category.is_empty() {
+                    continue;
+                }
                 doc.add_text(field, page.value(source));
             }
             one.writer

@@ -53,6 +53,9 @@ pub struct SearchHit {
     pub snippet: String,
     /// The index that found it (`abstract` or `fulltext`).
     pub index: &'static str,
+    /// The page's content classification code, when it has one.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub category: Option<String>,
 }
 
 /// A search failure.
@@ -117,9 +120,24 @@ impl OpenIndex {
         Ok(out)
     }
 
-    fn search(&self, text: &str, limit: usize, skip: &HashSet<String>) -> Result<Vec<SearchHit>, SearchError> {
-        let Some(query) = self.query(text)? else {
+    fn search(
+        &self,
+        text: &str,
+        limit: usize,
+        skip: &HashSet<String>,
+        category: Option<&str>,
+    ) -> Result<Vec<SearchHit>, SearchError> {
+        let Some(text_query) = self.query(text)? else {
             return Ok(Vec::new());
+        };
+        // A category facet: the text query must match and the category term must be there.
+        let query: Box<dyn Query> = match category {
+            None => Box::new(text_query),
+            Some(code) => {
+                let Some(field) = self.schema.category else { return Ok(Vec::new()) };
+                let facet = TermQuery::new(Term::from_field_text(field, code), IndexRecordOption::Basic);
+                Box::new(BooleanQuery::new(vec![(Occur::Must, Box::new(text_query)), (Occur::Must, Box::new(facet))]))
+            }
         };
         let searcher = self.reader.searcher();
         // Fetch enough to fill `limit` after skipping URLs already shown by an earlier tier.
@@ -141,6 +159,11 @@ impl OpenIndex {
                 title: stored_text(&doc, self.schema.title),
                 snippet: self.snippet(&summary, &terms)?,
                 index: self.schema.kind.name(),
+                category: self
+                    .schema
+                    .category
+                    .and_then(|f| doc.get_first(f))
+                    .and_then(|v| v.as_str().map(str::to_string)),
             });
             if hits.len() == limit {
                 break;
@@ -231,15 +254,27 @@ impl Collection {
 
     /// The top `n` results for `query`, ranked 1..=n.
     pub fn search(&self, query: &str, choice: IndexChoice, n: usize) -> Result<Vec<SearchHit>, SearchError> {
+        self.search_in_category(query, choice, n, None)
+    }
+
+    /// The top `n` results for `query` among the pages of one content category (when
+    /// `category` is given), ranked 1..=n.
+    pub fn search_in_category(
+        &self,
+        query: &str,
+        choice: IndexChoice,
+        n: usize,
+        category: Option<&str>,
+    ) -> Result<Vec<SearchHit>, SearchError> {
         let none = HashSet::new();
         let mut hits = match choice {
-            IndexChoice::Abstract => self.abstract_index.search(query, n, &none)?,
-            IndexChoice::Fulltext => self.fulltext.search(query, n, &none)?,
+            IndexChoice::Abstract => self.abstract_index.search(query, n, &none, category)?,
+            IndexChoice::Fulltext => self.fulltext.search(query, n, &none, category)?,
             IndexChoice::Tiered => {
-                let mut hits = self.abstract_index.search(query, n, &none)?;
+                let mut hits = self.abstract_index.search(query, n, &none, category)?;
                 if hits.len() < n {
                     let shown: HashSet<String> = hits.iter().map(|h| h.url.clone()).collect();
-                    hits.extend(self.fulltext.search(query, n - hits.len(), &shown)?);
+                    hits.extend(self.fulltext.search(query, n - hits.len(), &shown, category)?);
                 }
                 hits
             }
