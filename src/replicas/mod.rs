@@ -97,12 +97,18 @@ impl ReplicaDetector {
         }
         let near_match = match (&self.near, &fingerprints.near) {
             (NearIndex::Keyword(map), NearSignature::Keyword(f)) => map.get(f).copied(),
-            (NearIndex::MinHash(index), NearSignature::MinHash(signature)) => {
-                index.query_one(signature).map(|(&id, _)| id)
-            }
-            (NearIndex::SimHash { index }, NearSignature::SimHash(signature)) => {
-                index.query_one(signature).map(|(&id, _)| id)
-            }
+            // The most similar kept page, ties to the earliest: gaoya's own `query_one`
+            // breaks ties by hash-set order, which varies between runs.
+            (NearIndex::MinHash(index), NearSignature::MinHash(signature)) => index
+                .query_owned_return_similarity(signature)
+                .into_iter()
+                .max_by(|a, b| a.1.total_cmp(&b.1).then(b.0.cmp(&a.0)))
+                .map(|(id, _)| id),
+            (NearIndex::SimHash { index }, NearSignature::SimHash(signature)) => index
+                .query_return_distance(signature)
+                .into_iter()
+                .min_by(|a, b| a.1.cmp(&b.1).then(a.0.cmp(&b.0)))
+                .map(|(id, _)| id),
             _ => None,
         };
         if let Some(kept) = near_match {
