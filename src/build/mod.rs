@@ -12,7 +12,7 @@
 mod page;
 mod summary;
 
-use std::collections::{BTreeMap, HashSet};
+use std::collections::HashSet;
 use std::fs::File;
 use std::io::{BufWriter, Write};
 use std::path::{Path, PathBuf};
@@ -278,6 +278,3 @@ fn learn_stop_words(sources: &[Source], config: &Config, observer: &dyn BuildObs
     let documents: Vec<HashSet<String>> = sample.par_iter().map(|page| distinct_terms(page, &ctx)).collect();
     StopWords::learn(documents, config.stop_words.max_document_frequency, config.stop_words.min_sample_pages)
 }
-
-/// Counts by reason, in a stable order.
-pub type SkipCounts = BTreeMap<SkipReason, usize>;

@@ -12,7 +12,7 @@
 use std::collections::{HashMap, HashSet};
 use std::hash::{Hash, Hasher};
 use std::ops::Range;
-use std::path::{Path, PathBuf};
+use std::path::Path;
 use std::sync::atomic::{AtomicU64, Ordering};
 use std::sync::{Arc, Mutex};
 
@@ -372,11 +372,6 @@ impl SplitMix64 {
     fn next_f64(&mut self) -> f64 {
         (self.next_u64() >> 11) as f64 / (1u64 << 53) as f64
     }
-}
-
-/// Where a build folder's disk measurement reads its index from (for messages).
-pub fn describe(dir: &Path) -> PathBuf {
-    dir.join("current")
 }
 
 #[cfg(test)]

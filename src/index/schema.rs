@@ -2,7 +2,7 @@
 
 use serde::Deserialize;
 use tantivy::schema::{
-    Field, INDEXED, IndexRecordOption, STORED, STRING, Schema, SchemaBuilder, TextFieldIndexing, TextOptions,
+    Field, IndexRecordOption, STORED, STRING, Schema, SchemaBuilder, TextFieldIndexing, TextOptions,
 };
 
 /// Which of the two indexes.
@@ -171,7 +171,6 @@ impl IndexSchema {
             }
             fields.push((field, spec.source));
         }
-        let _ = INDEXED;
         let schema = builder.build();
         let find = |source: FieldSource, stored: bool| {
             file.fields
