@@ -8,3 +8,14 @@ pub mod report;
 pub mod run;
 pub mod score;
 pub mod stats;
+
+/// Makes the relative `paths` of an evaluation config relative to the config file itself,
+/// so a config works from any working directory.
+fn resolve_relative_to<'a>(config_file: &std::path::Path, paths: impl IntoIterator<Item = &'a mut std::path::PathBuf>) {
+    let base = config_file.parent().unwrap_or(std::path::Path::new("."));
+    for path in paths {
+        if path.is_relative() {
+            *path = base.join(&*path);
+        }
+    }
+}

@@ -449,12 +449,7 @@ impl ReplicaEvalConfig {
     pub fn from_file(path: &Path) -> Result<ReplicaEvalConfig, ReplicaEvalError> {
         let text = std::fs::read_to_string(path).map_err(|e| data_error(path, e.to_string()))?;
         let mut config: ReplicaEvalConfig = toml::from_str(&text).map_err(|e| data_error(path, e.to_string()))?;
-        let base = path.parent().unwrap_or(Path::new("."));
-        for p in [&mut config.input, &mut config.truth, &mut config.pairs, &mut config.report] {
-            if p.is_relative() {
-                *p = base.join(&*p);
-            }
-        }
+        super::resolve_relative_to(path, [&mut config.input, &mut config.truth, &mut config.pairs, &mut config.report]);
         Ok(config)
     }
 }

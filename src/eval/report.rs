@@ -381,12 +381,10 @@ impl EvalConfig {
     pub fn from_file(path: &Path) -> Result<EvalConfig, String> {
         let text = std::fs::read_to_string(path).map_err(|e| format!("cannot read {}: {e}", path.display()))?;
         let mut config: EvalConfig = toml::from_str(&text).map_err(|e| format!("{}: {e}", path.display()))?;
-        let base = path.parent().unwrap_or(Path::new("."));
-        for p in [&mut config.input, &mut config.topics, &mut config.qrels, &mut config.report] {
-            if p.is_relative() {
-                *p = base.join(&*p);
-            }
-        }
+        super::resolve_relative_to(
+            path,
+            [&mut config.input, &mut config.topics, &mut config.qrels, &mut config.report],
+        );
         Ok(config)
     }
 }
