@@ -746,11 +746,12 @@ fn eval_stats_command(args: EvalStatsArgs) -> Result<ExitCode> {
 }
 
 fn eval_clean_command(args: EvalCleanArgs) -> Result<ExitCode> {
-    use indexer::eval::clean::evaluate_cleaner;
+    use indexer::eval::clean::{GoldSet, evaluate_cleaner};
+    let set = GoldSet::open(&args.html, &args.gold)?;
     let cleaners: Vec<&str> = if args.all { CleanerKind::NAMES.to_vec() } else { vec![args.cleaner.as_str()] };
     for name in cleaners {
         let kind = CleanerKind::from_name(name).context("unknown cleaner")?;
-        let score = evaluate_cleaner(&args.html, &args.gold, kind)?;
+        let score = evaluate_cleaner(&set, kind)?;
         if args.json {
             outln!("{}", serde_json::to_string(&score)?);
         } else {

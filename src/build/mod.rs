@@ -22,6 +22,7 @@ use md5::{Digest, Md5};
 use rayon::prelude::*;
 
 use crate::classify::{ClassifyError, Model, default_model};
+use crate::clean::{Cleaner, CleanerError, site_of};
 use crate::config::Config;
 use crate::index::{IndexError, IndexSet, PageDocument, publish_build, start_build};
 use crate::input::{ByteCounter, InputError, InputEvent, RawPage, SkipReason, Skipped, Source};
@@ -43,6 +44,8 @@ pub enum BuildError {
     Index(#[from] IndexError),
     #[error(transparent)]
     Classifier(#[from] ClassifyError),
+    #[error(transparent)]
+    Cleaner(#[from] CleanerError),
     #[error("cannot write {path}: {source}")]
     Write { path: String, source: std::io::Error },
     #[error("no page could be indexed ({read} read, all skipped); the previous build, if any, is kept")]
@@ -90,6 +93,7 @@ pub fn build(
     if let Some(model) = &loaded {
         ctx.classifier = Some(model);
     }
+    ctx.cleaner = learned_cleaner(&sources, &ctx, observer)?;
 
     let output = start_build(dir)?;
     let staging = output.staging.clone();
@@ -249,6 +253,49 @@ fn record_skip(
     *summary.skipped.entry(skipped.reason).or_default() += 1;
     observer.skipped(skipped);
     writeln!(tsv, "{}\t{}\t{}", skipped.origin, skipped.reason, skipped.detail.replace(['\t', '\n'], " "))
+}
+
+/// The cleaner of the configuration, after its learning pass over the whole input if it has
+/// one (the site style tree learns each site's template from all its pages). Pages are parsed
+/// in parallel batches and observed in input order, so the result does not depend on the
+/// number of threads; memory is bounded by the batch and what the cleaner keeps.
+pub fn learned_cleaner(
+    sources: &[Source],
+    ctx: &PageContext<'_>,
+    observer: &dyn BuildObserver,
+) -> Result<Cleaner, BuildError> {
+    let mut cleaner = Cleaner::from_config(ctx.config)?;
+    if !cleaner.learns_from_sites() {
+        return Ok(cleaner);
+    }
+    let batch_size = ctx.config.input.batch_size.max(1);
+    let mut batch: Vec<RawPage> = Vec::with_capacity(batch_size);
+    let observe = |batch: &mut Vec<RawPage>, cleaner: &mut Cleaner| {
+        let trees: Vec<_> = batch.par_iter().map(|page| (site_of(&page.url), ctx.tag_tree(page).0)).collect();
+        for (site, tree) in &trees {
+            cleaner.observe(site, tree);
+        }
+        batch.clear();
+    };
+    let counter = ByteCounter::default();
+    for source in sources {
+        let result = source.visit(ctx.config.input.max_page_bytes, &counter, &mut |event| {
+            if let InputEvent::Page(page) = event {
+                batch.push(page);
+                if batch.len() >= batch_size {
+                    observe(&mut batch, &mut cleaner);
+                }
+            }
+            true
+        });
+        if let Err(e) = result {
+            // The main pass reports the unreadable source as a skipped record.
+            observer.warning(&format!("cleaner learning pass: {e}"));
+        }
+    }
+    observe(&mut batch, &mut cleaner);
+    cleaner.finish_learning();
+    Ok(cleaner)
 }
 
 /// The first pass: document frequencies over a sample from the start of the input.

@@ -4,7 +4,7 @@
 use std::collections::{HashMap, HashSet};
 
 use crate::classify::{Model, default_model};
-use crate::clean::{CleanerKind, block_weights, clean_page, term_frequencies};
+use crate::clean::{Cleaner, block_weights, site_of, term_frequencies};
 use crate::config::Config;
 use crate::decode::decode;
 use crate::docview::{DocView, IntegrationInput, integrate};
@@ -20,7 +20,8 @@ pub struct PageContext<'a> {
     pub config: &'a Config,
     pub stop_words: &'a StopWords,
     pub weighty_tags: HashSet<String>,
-    pub cleaner: CleanerKind,
+    /// The cleaner; a build replaces the default with one that has done its learning pass.
+    pub cleaner: Cleaner,
     pub signer: Signer,
     /// The content classifier (§6); `None` leaves records unclassified.
     pub classifier: Option<&'a Model>,
@@ -32,8 +33,9 @@ impl<'a> PageContext<'a> {
             config,
             stop_words,
             weighty_tags: config.block_weight.forces.keys().cloned().collect(),
-            // Validated with the config.
-            cleaner: CleanerKind::from_name(&config.cleaning.cleaner).unwrap_or(CleanerKind::DocView),
+            // Validated with the config; a cleaner whose model cannot be loaded falls back to the
+            // default here, while `build` constructs it itself and reports the error.
+            cleaner: Cleaner::from_config(config).unwrap_or_else(|_| Cleaner::docview()),
             signer: Signer::new(
                 DetectorKind::from_name(&config.replicas.detector).unwrap_or(DetectorKind::DocView),
                 &config.replicas,
@@ -79,7 +81,7 @@ pub fn process_page(raw: RawPage, ctx: &PageContext<'_>) -> Result<ProcessedPage
     let (tree, encoding) = ctx.tag_tree(&raw);
     let config = ctx.config;
     let weights = block_weights(&tree, &config.block_weight);
-    let content = clean_page(&tree, &weights, ctx.cleaner, config);
+    let content = ctx.cleaner.clean(&site_of(&raw.url), &tree, &weights, config);
     if content.page_type == BlockType::Empty {
         return Err(Skipped {
             origin: raw.origin,

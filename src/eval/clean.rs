@@ -18,7 +18,7 @@ use std::time::Instant;
 use serde::Serialize;
 
 use crate::build::PageContext;
-use crate::clean::{CleanerKind, block_weights, clean_page};
+use crate::clean::{Cleaner, CleanerKind, block_weights, site_of};
 use crate::config::Config;
 use crate::input::RawPage;
 use crate::text::StopWords;
@@ -115,55 +115,123 @@ pub struct CleanEvalError {
     pub message: String,
 }
 
-/// Scores `cleaner` on the pages of `html_dir` that have a gold file of the same stem in
-/// `gold_dir`. Pages are cleaned one after the other on one thread, for pages per second.
-pub fn evaluate_cleaner(html_dir: &Path, gold_dir: &Path, cleaner: CleanerKind) -> Result<CleanScore, CleanEvalError> {
-    let error =
-        |path: &Path, e: std::io::Error| CleanEvalError { path: path.display().to_string(), message: e.to_string() };
-    let mut pairs = Vec::new();
-    let mut entries: Vec<_> =
-        std::fs::read_dir(html_dir).map_err(|e| error(html_dir, e))?.flatten().map(|e| e.path()).collect();
-    entries.sort();
-    for html in entries {
-        let Some(stem) = html.file_name().and_then(|n| n.to_str()).and_then(|n| n.split('.').next()) else { continue };
-        let gold = gold_dir.join(format!("{stem}.txt"));
-        if gold.is_file() {
-            let bytes = std::fs::read(&html).map_err(|e| error(&html, e))?;
-            let gold_text = String::from_utf8_lossy(&std::fs::read(&gold).map_err(|e| error(&gold, e))?).into_owned();
-            pairs.push((html, bytes, gold_text));
-        }
-    }
-    if pairs.is_empty() {
-        return Err(CleanEvalError { path: html_dir.display().to_string(), message: "no page has a gold file".into() });
-    }
-    let mut config = Config::default();
-    config.cleaning.cleaner = CleanerKind::NAMES
-        [CleanerKind::NAMES.iter().position(|n| CleanerKind::from_name(n) == Some(cleaner)).unwrap_or(0)]
-    .to_string();
-    let stop_words = StopWords::generic();
-    let ctx = PageContext::new(&config, &stop_words);
-    let started = Instant::now();
-    let outputs: Vec<String> = pairs
-        .iter()
-        .map(|(path, bytes, _)| {
-            let raw = RawPage {
-                url: format!("file://{}", path.display()),
-                origin: String::new(),
-                bytes: bytes.clone(),
-                http_charset: None,
+/// A gold set: pages with a gold text of the same stem, and each page's site.
+#[derive(Debug, Clone)]
+pub struct GoldSet {
+    /// The set's name: the folder that holds `html/` (`scrapinghub-aeb`).
+    pub name: String,
+    pub pages: Vec<GoldPage>,
+}
+
+/// One page of a gold set.
+#[derive(Debug, Clone)]
+pub struct GoldPage {
+    /// The file stem, which names the gold file too.
+    pub stem: String,
+    pub url: String,
+    pub html: Vec<u8>,
+    pub gold: String,
+}
+
+impl GoldSet {
+    /// Reads the pages of `html_dir` that have a gold file `<stem>.txt` in `gold_dir`. A
+    /// `meta.tsv` beside `html_dir` (columns id, url) gives the pages' URLs, which site-learning
+    /// cleaners group by; a page without one is `file://` and a site of its own.
+    pub fn open(html_dir: &Path, gold_dir: &Path) -> Result<GoldSet, CleanEvalError> {
+        let error = |path: &Path, e: std::io::Error| CleanEvalError {
+            path: path.display().to_string(),
+            message: e.to_string(),
+        };
+        let parent = html_dir.parent().unwrap_or(Path::new("."));
+        let name = std::fs::canonicalize(parent)
+            .ok()
+            .and_then(|p| p.file_name().map(|n| n.to_string_lossy().into_owned()))
+            .unwrap_or_else(|| html_dir.display().to_string());
+        let urls = read_meta_urls(&parent.join("meta.tsv"));
+        let mut entries: Vec<_> =
+            std::fs::read_dir(html_dir).map_err(|e| error(html_dir, e))?.flatten().map(|e| e.path()).collect();
+        entries.sort();
+        let mut pages = Vec::new();
+        for html in entries {
+            let Some(stem) = html.file_name().and_then(|n| n.to_str()).and_then(|n| n.split('.').next()) else {
+                continue;
             };
-            let (tree, _) = ctx.tag_tree(&raw);
+            let gold = gold_dir.join(format!("{stem}.txt"));
+            if gold.is_file() {
+                let bytes = std::fs::read(&html).map_err(|e| error(&html, e))?;
+                let gold_text =
+                    String::from_utf8_lossy(&std::fs::read(&gold).map_err(|e| error(&gold, e))?).into_owned();
+                let url = urls.get(stem).cloned().unwrap_or_else(|| format!("file://{}", html.display()));
+                pages.push(GoldPage { stem: stem.to_string(), url, html: bytes, gold: gold_text });
+            }
+        }
+        if pages.is_empty() {
+            return Err(CleanEvalError {
+                path: html_dir.display().to_string(),
+                message: "no page has a gold file".into(),
+            });
+        }
+        Ok(GoldSet { name, pages })
+    }
+}
+
+/// `id → url` from a gold set's meta.tsv; empty URLs and a missing file give no entries.
+fn read_meta_urls(path: &Path) -> HashMap<String, String> {
+    let Ok(text) = std::fs::read_to_string(path) else { return HashMap::new() };
+    text.lines()
+        .skip(1)
+        .filter_map(|line| {
+            let mut fields = line.split('\t');
+            let id = fields.next()?;
+            let url = fields.next()?.trim();
+            (!url.is_empty()).then(|| (id.to_string(), url.to_string()))
+        })
+        .collect()
+}
+
+/// Scores `cleaner` on a gold set. Pages are cleaned one after the other on one thread, for
+/// pages per second; a cleaner that learns per site first observes every page of the set
+/// (that pass is timed too).
+pub fn evaluate_cleaner(set: &GoldSet, cleaner: CleanerKind) -> Result<CleanScore, CleanEvalError> {
+    let mut config = Config::default();
+    config.cleaning.cleaner = cleaner.name().to_string();
+    let stop_words = StopWords::generic();
+    let mut ctx = PageContext::new(&config, &stop_words);
+    let raw: Vec<RawPage> = set
+        .pages
+        .iter()
+        .map(|page| RawPage {
+            url: page.url.clone(),
+            origin: page.stem.clone(),
+            bytes: page.html.clone(),
+            http_charset: None,
+        })
+        .collect();
+    let started = Instant::now();
+    ctx.cleaner = Cleaner::new(cleaner, &config)
+        .map_err(|e| CleanEvalError { path: e.path.clone(), message: e.message.clone() })?;
+    if ctx.cleaner.learns_from_sites() {
+        for page in &raw {
+            let (tree, _) = ctx.tag_tree(page);
+            ctx.cleaner.observe(&site_of(&page.url), &tree);
+        }
+        ctx.cleaner.finish_learning();
+    }
+    let outputs: Vec<String> = raw
+        .iter()
+        .map(|page| {
+            let (tree, _) = ctx.tag_tree(page);
             let weights = block_weights(&tree, &config.block_weight);
-            clean_page(&tree, &weights, cleaner, &config).text(&tree)
+            ctx.cleaner.clean(&site_of(&page.url), &tree, &weights, &config).text(&tree)
         })
         .collect();
     let seconds = started.elapsed().as_secs_f64();
     let scores: Vec<PageScore> = outputs
         .iter()
-        .zip(&pairs)
-        .map(|(out, (_, _, gold))| PageScore::new(&score_tokens(out), &score_tokens(gold)))
+        .zip(&set.pages)
+        .map(|(out, page)| PageScore::new(&score_tokens(out), &score_tokens(&page.gold)))
         .collect();
-    Ok(aggregate(config.cleaning.cleaner.as_str(), &scores, seconds))
+    Ok(aggregate(cleaner.name(), &scores, seconds))
 }
 
 #[cfg(test)]

@@ -21,7 +21,7 @@ use rayon::prelude::*;
 use serde::{Deserialize, Serialize};
 
 use crate::build::{PageContext, terms_in_order};
-use crate::clean::{block_weights, clean_page, term_frequencies};
+use crate::clean::{block_weights, site_of, term_frequencies};
 use crate::config::{Config, ReplicaConfig};
 use crate::input::{ByteCounter, InputError, InputEvent, RawPage, Source};
 use crate::replicas::{
@@ -191,7 +191,7 @@ fn load_pages(input: &Path, config: &Config) -> Result<Vec<EvalPage>, ReplicaEva
         .map(|page| {
             let (tree, _) = ctx.tag_tree(page);
             let weights = block_weights(&tree, &config.block_weight);
-            let content = clean_page(&tree, &weights, ctx.cleaner, config);
+            let content = ctx.cleaner.clean(&site_of(&page.url), &tree, &weights, config);
             let all: Vec<usize> = (0..tree.nodes.len()).collect();
             let topic_text = content.text(&tree);
             let topic = text_of(
