@@ -79,6 +79,16 @@ enum Command {
         Bad pages are skipped with a one-line message naming the page and the reason; the \
         build goes on.")]
     Build(BuildArgs),
+    /// Write the topic content of each page as a text file (no indexes).
+    #[command(long_about = "Write the topic content of each page as a text file, with the \
+        same cleaner a build uses, and nothing else: no indexes, no replica removal.\n\n\
+        Pages from a folder are written as OUT/<stem>.txt after their file (page.html -> \
+        page.txt; -2, -3 ... when two files share a stem); pages from WARC and JSON Lines \
+        files are numbered in input order (000001.txt). OUT/manifest.tsv maps each file to \
+        its URL, page type and origin. A page with no topic content gets an empty file; a \
+        record that cannot be read is reported and skipped.\n\n\
+        Example: indexer extract ../shared/data/zh-wced/html --out /tmp/zh --cleaner docview")]
+    Extract(ExtractArgs),
     /// Search a build (BM25) and print ranked results.
     #[command(long_about = "Search a build and print ranked results: rank, score, URL, title \
         and a snippet of the abstract.\n\n\
@@ -135,6 +145,28 @@ struct BuildArgs {
     #[arg(long)]
     json: bool,
     /// No progress bar and no per-page messages (the summary is still printed).
+    #[arg(long, short)]
+    quiet: bool,
+}
+
+#[derive(Args)]
+struct ExtractArgs {
+    /// Folders of pages, WARC files, or JSON Lines files.
+    #[arg(required = true, value_name = "INPUT")]
+    inputs: Vec<PathBuf>,
+    /// The folder the text files go to (created if missing; files in it are overwritten).
+    #[arg(long, value_name = "DIR")]
+    out: PathBuf,
+    /// A TOML file overriding any parameter (see `indexer config`).
+    #[arg(long, value_name = "FILE")]
+    config: Option<PathBuf>,
+    /// The page cleaner.
+    #[arg(long, value_parser = clap::builder::PossibleValuesParser::new(CleanerKind::NAMES))]
+    cleaner: Option<String>,
+    /// Print the summary as JSON on stdout.
+    #[arg(long)]
+    json: bool,
+    /// No per-page messages (the summary is still printed).
     #[arg(long, short)]
     quiet: bool,
 }
@@ -442,6 +474,7 @@ fn is_broken_pipe(error: &anyhow::Error) -> bool {
 fn run(cli: Cli) -> Result<ExitCode> {
     match cli.command {
         Command::Build(args) => build_command(args),
+        Command::Extract(args) => extract_command(args),
         Command::Search(args) => search_command(args),
         Command::Eval(EvalCommand::Run(args)) => eval_run_command(args),
         Command::Eval(EvalCommand::Score(args)) => eval_score_command(args),
@@ -555,6 +588,33 @@ fn build_command(args: BuildArgs) -> Result<ExitCode> {
         outln!("{}", serde_json::to_string(&summary)?);
     } else {
         outln!("{summary}");
+    }
+    Ok(ExitCode::SUCCESS)
+}
+
+fn extract_command(args: ExtractArgs) -> Result<ExitCode> {
+    let mut config = load_config(args.config.as_deref())?;
+    if let Some(cleaner) = args.cleaner {
+        config.cleaning.cleaner = cleaner;
+    }
+    let observer = CliObserver { bar: None, quiet: args.quiet, shown: Mutex::new(HashMap::new()) };
+    let summary = indexer::build::extract(&args.inputs, &args.out, &config, &observer)?;
+    if args.json {
+        outln!("{}", serde_json::to_string(&summary)?);
+    } else {
+        let skipped: usize = summary.skipped.values().sum();
+        let reasons: Vec<String> = summary.skipped.iter().map(|(r, n)| format!("{r} {n}")).collect();
+        outln!(
+            "{} pages read, {} files written to {} ({} with no topic content), {} skipped{}; cleaner {}, {:.1} s",
+            summary.pages_read,
+            summary.files_written,
+            args.out.display(),
+            summary.empty,
+            skipped,
+            if reasons.is_empty() { String::new() } else { format!(" ({})", reasons.join(", ")) },
+            summary.cleaner,
+            summary.elapsed_seconds
+        );
     }
     Ok(ExitCode::SUCCESS)
 }

@@ -9,6 +9,7 @@
 //!    and the channel depth, whatever the size of the corpus.
 //! 3. The indexes are committed, the build published atomically, and a summary returned.
 
+mod extract;
 mod page;
 mod summary;
 
@@ -29,6 +30,7 @@ use crate::input::{ByteCounter, InputError, InputEvent, RawPage, SkipReason, Ski
 use crate::replicas::{ReplicaDetector, ReplicaKind, Verdict};
 use crate::text::StopWords;
 
+pub use extract::{ExtractSummary, extract};
 pub use page::{PageContext, ProcessedPage, distinct_terms, process_page, terms_in_order};
 pub use summary::{BuildSummary, dir_size, peak_rss_bytes};
 
