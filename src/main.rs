@@ -232,18 +232,32 @@ enum EvalCommand {
 
 #[derive(Args)]
 struct EvalCleanArgs {
-    /// Folder of pages.
-    #[arg(long, value_name = "DIR")]
-    html: PathBuf,
+    /// Folder of pages (one gold set; or use --config).
+    #[arg(long, value_name = "DIR", requires = "gold", conflicts_with = "config")]
+    html: Option<PathBuf>,
     /// Folder of gold texts (<stem>.txt).
-    #[arg(long, value_name = "DIR")]
-    gold: PathBuf,
+    #[arg(long, value_name = "DIR", requires = "html")]
+    gold: Option<PathBuf>,
+    /// The gold sets and reference figures of the cleaning table (eval/cleaning.toml); writes
+    /// the report (markdown, JSON, chart).
+    #[arg(long, value_name = "FILE")]
+    config: Option<PathBuf>,
+    /// Only these sets of the config (comma-separated names).
+    #[arg(long, value_name = "NAMES", value_delimiter = ',', requires = "config")]
+    sets: Vec<String>,
+    /// At most this many pages per set (the first by file name): a short run.
+    #[arg(long, value_name = "N")]
+    max_pages: Option<usize>,
+    /// Where the report goes [default: the config's `report`].
+    #[arg(long, value_name = "DIR", requires = "config")]
+    report: Option<PathBuf>,
     /// The cleaner to score.
     #[arg(long, default_value = "docview", value_parser = clap::builder::PossibleValuesParser::new(CleanerKind::NAMES))]
     cleaner: String,
     /// Score every cleaner.
     #[arg(long)]
     all: bool,
+    /// One JSON object per cleaner and set (JSON Lines).
     #[arg(long)]
     json: bool,
 }
@@ -807,25 +821,83 @@ fn eval_stats_command(args: EvalStatsArgs) -> Result<ExitCode> {
 
 fn eval_clean_command(args: EvalCleanArgs) -> Result<ExitCode> {
     use indexer::eval::clean::{GoldSet, evaluate_cleaner};
-    let set = GoldSet::open(&args.html, &args.gold)?;
+    use indexer::eval::clean_report::{
+        CleaningCell, CleaningEvalConfig, CleaningReport, GoldSetConfig, write_cleaning_report,
+    };
     let cleaners: Vec<&str> = if args.all { CleanerKind::NAMES.to_vec() } else { vec![args.cleaner.as_str()] };
-    for name in cleaners {
-        let kind = CleanerKind::from_name(name).context("unknown cleaner")?;
-        let score = evaluate_cleaner(&set, kind)?;
-        if args.json {
-            outln!("{}", serde_json::to_string(&score)?);
-        } else {
-            outln!(
-                "{:<14} pages {:>4}  P {:.3}  R {:.3}  F1 {:.3}  mean page F1 {:.3}  empty {:>3}  {:.0} pages/s",
-                score.cleaner,
-                score.pages,
-                score.precision,
-                score.recall,
-                score.f1,
-                score.mean_page_f1,
-                score.empty_outputs,
-                score.pages_per_second
-            );
+    let config = args.config.as_deref().map(CleaningEvalConfig::from_file).transpose()?;
+    let sets: Vec<GoldSetConfig> = match (&config, &args.html, &args.gold) {
+        (Some(config), _, _) => {
+            let unknown: Vec<&String> =
+                args.sets.iter().filter(|name| !config.sets.iter().any(|s| &s.name == *name)).collect();
+            if !unknown.is_empty() {
+                bail!(
+                    "--sets: no set named {unknown:?} in the config; it has {:?}",
+                    config.sets.iter().map(|s| &s.name).collect::<Vec<_>>()
+                );
+            }
+            config.sets.iter().filter(|s| args.sets.is_empty() || args.sets.contains(&s.name)).cloned().collect()
+        }
+        (None, Some(html), Some(gold)) => {
+            vec![GoldSetConfig { name: html.display().to_string(), html: html.clone(), gold: gold.clone() }]
+        }
+        _ => bail!("give --html DIR --gold DIR, or --config eval/cleaning.toml"),
+    };
+    let mut cells = Vec::new();
+    for set_config in &sets {
+        let mut set = GoldSet::open(&set_config.html, &set_config.gold)?;
+        if let Some(n) = args.max_pages {
+            set.pages.truncate(n);
+        }
+        for name in &cleaners {
+            let kind = CleanerKind::from_name(name).context("unknown cleaner")?;
+            let score = evaluate_cleaner(&set, kind)?;
+            if args.json {
+                outln!("{}", serde_json::json!({"set": set_config.name, "score": score}));
+            } else {
+                outln!(
+                    "{:<12} {:<14} pages {:>4}  P {:.3}  R {:.3}  F1 {:.3}  mean page F1 {:.3}  empty {:>3}  {:.0} pages/s",
+                    if config.is_some() { set_config.name.as_str() } else { "" },
+                    score.cleaner,
+                    score.pages,
+                    score.precision,
+                    score.recall,
+                    score.f1,
+                    score.mean_page_f1,
+                    score.empty_outputs,
+                    score.pages_per_second
+                );
+            }
+            cells.push(CleaningCell { set: set_config.name.clone(), score });
+        }
+    }
+    if let Some(config) = config {
+        // References are given for the config's full list of sets; keep the columns in step.
+        let positions: Vec<usize> =
+            sets.iter().filter_map(|s| config.sets.iter().position(|c| c.name == s.name)).collect();
+        let references = config
+            .references
+            .iter()
+            .map(|r| {
+                let mut r = r.clone();
+                r.f1 = positions.iter().filter_map(|&i| r.f1.get(i).copied()).collect();
+                r
+            })
+            .collect();
+        let report = CleaningReport {
+            sets: sets.iter().map(|s| s.name.clone()).collect(),
+            cleaners: cleaners.iter().map(|c| c.to_string()).collect(),
+            cells,
+            max_pages: args.max_pages,
+            reference_note: config.reference_note.clone(),
+            references,
+        };
+        let out = args.report.unwrap_or(config.report);
+        let command = std::env::args().map(|a| if a.contains(' ') { format!("{a:?}") } else { a }).collect::<Vec<_>>();
+        let command = format!("indexer {}", command.get(1..).unwrap_or_default().join(" "));
+        write_cleaning_report(&report, &out, &command)?;
+        if !args.json {
+            outln!("report written to {}", out.display());
         }
     }
     Ok(ExitCode::SUCCESS)
