@@ -23,7 +23,7 @@ use indexer::eval::run::{read_topics, run_topics};
 use indexer::eval::score::{EvalOptions, Qrels, Run, evaluate};
 use indexer::eval::stats::index_statistics;
 use indexer::input::{SkipReason, Skipped};
-use indexer::search::{Collection, IndexChoice};
+use indexer::search::{Collection, IndexChoice, Shards};
 
 const DEFAULT_DIR: &str = "indexer-data";
 
@@ -86,7 +86,14 @@ enum Command {
         stemmed, and matched as a bag of words with BM25. --index abstract searches titles, \
         keywords and abstracts (precise); fulltext searches all visible text of the raw \
         pages (the paper's baseline); tiered answers from the abstract index first and fills \
-        the rest from the full-text index.\n\nExit code 1 when nothing matched.")]
+        the rest from the full-text index.\n\n\
+        Shards: give --dir several times to search shard builds as one collection. Every \
+        shard is scored with the document counts, document frequencies and field lengths \
+        summed over all shards, so the ranking is that of one build over all their pages \
+        (run `indexer replicas merge` first to drop replicas across shards). Each result \
+        names its shard.\n\n\
+        Example: indexer search \"sodium battery\" --dir shards/a --dir shards/b\n\n\
+        Exit code 1 when nothing matched.")]
     Search(SearchArgs),
     /// Evaluate: write TREC runs, score them like trec_eval.
     #[command(subcommand)]
@@ -143,8 +150,10 @@ struct BuildArgs {
 struct SearchArgs {
     /// The query.
     query: String,
-    #[command(flatten)]
-    dir: DirArg,
+    /// The build folder; give --dir several times to search shard builds together, scored
+    /// with their summed collection statistics and merged by score.
+    #[arg(long, default_value = DEFAULT_DIR, value_name = "DIR")]
+    dir: Vec<PathBuf>,
     /// Which index answers.
     #[arg(long, default_value = "abstract", value_parser = clap::builder::PossibleValuesParser::new(IndexChoice::NAMES))]
     index: String,
@@ -564,9 +573,11 @@ fn index_choice(name: &str) -> IndexChoice {
 }
 
 fn search_command(args: SearchArgs) -> Result<ExitCode> {
-    let collection = Collection::open(&args.dir.dir)?;
-    let hits =
-        collection.search_in_category(&args.query, index_choice(&args.index), args.limit, args.category.as_deref())?;
+    let (choice, category) = (index_choice(&args.index), args.category.as_deref());
+    let hits = match args.dir.as_slice() {
+        [dir] => Collection::open(dir)?.search_in_category(&args.query, choice, args.limit, category)?,
+        dirs => Shards::open(dirs)?.search_in_category(&args.query, choice, args.limit, category)?,
+    };
     let stdout = std::io::stdout();
     let mut out = stdout.lock();
     for hit in &hits {
@@ -574,8 +585,12 @@ fn search_command(args: SearchArgs) -> Result<ExitCode> {
             writeln!(out, "{}", serde_json::to_string(hit)?)?;
         } else {
             match &hit.category {
-                Some(code) => writeln!(out, "{:>3}. {:<8.3} {}  [{code}]", hit.rank, hit.score, hit.url)?,
-                None => writeln!(out, "{:>3}. {:<8.3} {}", hit.rank, hit.score, hit.url)?,
+                Some(code) => write!(out, "{:>3}. {:<8.3} {}  [{code}]", hit.rank, hit.score, hit.url)?,
+                None => write!(out, "{:>3}. {:<8.3} {}", hit.rank, hit.score, hit.url)?,
+            }
+            match &hit.shard {
+                Some(shard) => writeln!(out, "  ({shard})")?,
+                None => writeln!(out)?,
             }
             if !hit.title.is_empty() {
                 writeln!(out, "     {}", hit.title)?;
