@@ -20,6 +20,7 @@
 //! - [`index`]: the abstract and full-text Tantivy indexes, published atomically.
 //! - [`search`] and [`eval`]: BM25 search (abstract, full-text, tiered) and TREC evaluation.
 //! - [`build`]: the streaming, parallel pipeline behind `indexer build`.
+//! - [`shards`]: beyond one machine: replicas joined across shard builds.
 //!
 //! Every parameter lives in [`config::Config`].
 
@@ -34,5 +35,6 @@ pub mod index;
 pub mod input;
 pub mod replicas;
 pub mod search;
+pub mod shards;
 pub mod tagtree;
 pub mod text;

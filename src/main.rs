@@ -101,6 +101,9 @@ enum Command {
     /// Content classification: train a model, evaluate on the public sets.
     #[command(subcommand)]
     Classify(ClassifyCommand),
+    /// Shard builds: remove the replicas between them.
+    #[command(subcommand)]
+    Replicas(ReplicasCommand),
     /// Show what the pipeline makes of one page: tag tree, topic content, DocView record.
     Inspect(InspectArgs),
     /// Print the default configuration as TOML (every parameter, documented in the code).
@@ -164,6 +167,37 @@ struct SearchArgs {
     #[arg(long, value_name = "CODE")]
     category: Option<String>,
     /// One JSON object per result (JSON Lines).
+    #[arg(long)]
+    json: bool,
+}
+
+#[derive(Subcommand)]
+enum ReplicasCommand {
+    /// Join replicas across shard builds; later copies are removed from their shards.
+    #[command(long_about = "Join replicas across shard builds (built separately with `indexer \
+        build`, for example one per machine). Every DocView record is looked up among the pages \
+        of the shards before it: the same URL, the same exact-copy MD5 (title and topic \
+        content), or the same 16-byte keyword fingerprint (§5, topic pages). The first shard \
+        given keeps a page; a later copy is deleted from both indexes of its shard and from its \
+        docview.jsonl, and listed in its replicas-global.tsv (removed<TAB>kept<TAB>url|exact|\
+        near<TAB>kept shard). A changed shard gets a new build, published atomically: a merge \
+        that fails leaves every shard searchable as it was.\n\n\
+        Prints one line per removed page (removed, kept, kind, removed shard, kept shard), or \
+        JSON Lines with --json.\n\n\
+        Example:\n  indexer replicas merge --dir shards/a --dir shards/b\n  \
+        indexer search \"sodium battery\" --dir shards/a --dir shards/b")]
+    Merge(ReplicasMergeArgs),
+}
+
+#[derive(Args)]
+struct ReplicasMergeArgs {
+    /// A shard's build folder; give one per shard, earlier shards keep their pages.
+    #[arg(long, required = true, value_name = "DIR")]
+    dir: Vec<PathBuf>,
+    /// List the replicas without removing them.
+    #[arg(long)]
+    dry_run: bool,
+    /// One JSON object per removed page (JSON Lines), then one per shard.
     #[arg(long)]
     json: bool,
 }
@@ -462,6 +496,7 @@ fn run(cli: Cli) -> Result<ExitCode> {
         Command::Classify(ClassifyCommand::Train(args)) => classify_train_command(args),
         Command::Classify(ClassifyCommand::Eval(args)) => classify_eval_command(args),
         Command::Classify(ClassifyCommand::Text(args)) => classify_text_command(args),
+        Command::Replicas(ReplicasCommand::Merge(args)) => replicas_merge_command(args),
         Command::Inspect(args) => inspect_command(args),
         Command::Config => {
             out!("{}", Config::default().to_toml());
@@ -951,6 +986,34 @@ fn inspect_command(args: InspectArgs) -> Result<ExitCode> {
     match process_page(raw, &ctx) {
         Ok(page) => outln!("{}", serde_json::to_string_pretty(&page.record)?),
         Err(skipped) => bail!("{skipped}"),
+    }
+    Ok(ExitCode::SUCCESS)
+}
+
+fn replicas_merge_command(args: ReplicasMergeArgs) -> Result<ExitCode> {
+    if args.dir.len() < 2 {
+        eprintln!("indexer: replicas merge needs at least two shards: --dir A --dir B");
+        return Ok(ExitCode::from(2));
+    }
+    let report = indexer::shards::merge_replicas(&args.dir, args.dry_run)?;
+    for r in &report.replicas {
+        if args.json {
+            outln!("{}", serde_json::to_string(r)?);
+        } else {
+            outln!("{}\t{}\t{}\t{}\t{}", r.removed, r.kept, r.kind.as_str(), r.removed_shard, r.kept_shard);
+        }
+    }
+    for shard in &report.shards {
+        if args.json {
+            outln!("{}", serde_json::to_string(shard)?);
+        } else {
+            let action = match (&shard.published, args.dry_run) {
+                (Some(build), _) => format!("removed, new build {build}"),
+                (None, true) if shard.removed > 0 => "to remove (dry run)".to_string(),
+                _ => "removed".to_string(),
+            };
+            eprintln!("indexer: {}: {} pages, {} {action}", shard.shard, shard.pages, shard.removed);
+        }
     }
     Ok(ExitCode::SUCCESS)
 }

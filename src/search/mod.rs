@@ -12,17 +12,17 @@
 mod shards;
 mod statistics;
 
-use std::collections::HashSet;
+use std::collections::{HashMap, HashSet};
 use std::path::Path;
 
 use serde::Serialize;
 use tantivy::collector::TopDocs;
 use tantivy::directory::MmapDirectory;
 use tantivy::query::{BooleanQuery, BoostQuery, Occur, Query, TermQuery};
-use tantivy::schema::{IndexRecordOption, Value};
+use tantivy::schema::{Field, IndexRecordOption, Value};
 use tantivy::{Directory, Index, IndexReader, ReloadPolicy, Searcher, TantivyDocument, Term};
 
-use crate::index::{IndexError, IndexKind, IndexSchema, current_build, register_tokenizers};
+use crate::index::{IndexError, IndexKind, IndexSchema, current_build, read_token_totals, register_tokenizers};
 use crate::text::split_sentences;
 
 pub use shards::Shards;
@@ -83,6 +83,9 @@ struct OpenIndex {
     schema: IndexSchema,
     index: Index,
     reader: IndexReader,
+    /// Exact token totals by field, for a build whose pages were deleted after indexing
+    /// (empty otherwise: Tantivy's own totals are exact).
+    token_totals: HashMap<Field, u64>,
 }
 
 impl OpenIndex {
@@ -97,7 +100,9 @@ impl OpenIndex {
         let index = Index::open(wrap(kind, Box::new(directory))).map_err(tantivy_error)?;
         register_tokenizers(&index);
         let reader = index.reader_builder().reload_policy(ReloadPolicy::Manual).try_into()?;
-        Ok(OpenIndex { schema: IndexSchema::load(kind).map_err(IndexError::from)?, index, reader })
+        let schema = IndexSchema::load(kind).map_err(IndexError::from)?;
+        let token_totals = read_token_totals(build, kind, &schema);
+        Ok(OpenIndex { schema, index, reader, token_totals })
     }
 
     /// The query's terms per searched field, boosted; `None` if no term survives analysis.
@@ -169,6 +174,14 @@ impl OpenIndex {
         // Fetch enough to fill `limit` after skipping URLs already shown by an earlier tier.
         let fetch = limit.saturating_add(skip.len()).max(1);
         let collector = TopDocs::with_limit(fetch).order_by_score();
+        let own;
+        let statistics = match statistics {
+            None if !self.token_totals.is_empty() => {
+                own = Bm25Statistics::of_shard(&searcher, query.as_ref(), &self.token_totals)?;
+                Some(&own)
+            }
+            given => given,
+        };
         let top = match statistics {
             Some(statistics) => searcher.search_with_statistics_provider(&query, &collector, statistics)?,
             None => searcher.search(&query, &collector)?,

@@ -5,10 +5,11 @@
 //! merged ranking is the ranking of one build over all the shards' pages — once replicas
 //! are removed across shards too (`indexer replicas merge`).
 
-use std::collections::HashSet;
+use std::collections::{HashMap, HashSet};
 use std::path::PathBuf;
 
 use tantivy::Searcher;
+use tantivy::schema::Field;
 
 use super::{Bm25Statistics, Collection, IndexChoice, SearchError, SearchHit};
 use crate::index::IndexKind;
@@ -70,8 +71,12 @@ impl Shards {
         // The shards share the schemas compiled into the binary, so one shard's query has
         // every shard's terms.
         let Some(full_query) = first.index(kind).full_query(query, category)? else { return Ok(None) };
-        let searchers: Vec<Searcher> = self.shards.iter().map(|(_, c)| c.index(kind).reader.searcher()).collect();
-        Ok(Some(Bm25Statistics::gather(&searchers, full_query.as_ref())?))
+        let shards: Vec<(Searcher, &HashMap<Field, u64>)> = self
+            .shards
+            .iter()
+            .map(|(_, c)| (c.index(kind).reader.searcher(), &c.index(kind).token_totals))
+            .collect();
+        Ok(Some(Bm25Statistics::gather(&shards, full_query.as_ref())?))
     }
 
     /// One index of every shard, scored with the global statistics, merged by score. Ties

@@ -27,8 +27,14 @@ impl Bm25Statistics {
     /// One shard's statistics for the terms of `query`.
     ///
     /// Deleted documents count, as they do in Tantivy's own statistics: `indexer replicas
-    /// merge` merges the segments it deletes from, so a merged shard has none.
-    pub fn of_shard(searcher: &Searcher, query: &dyn Query) -> tantivy::Result<Bm25Statistics> {
+    /// merge` merges the segments it deletes from, so a merged shard has none. A field's
+    /// token total comes from `token_totals` when it is there (the exact totals a merge
+    /// recounts), else from Tantivy.
+    pub fn of_shard(
+        searcher: &Searcher,
+        query: &dyn Query,
+        token_totals: &HashMap<Field, u64>,
+    ) -> tantivy::Result<Bm25Statistics> {
         let mut terms: Vec<Term> = Vec::new();
         query.query_terms(&mut |term, _| terms.push(term.clone()));
         let mut statistics = Bm25Statistics {
@@ -38,7 +44,11 @@ impl Bm25Statistics {
         for term in terms {
             let field = term.field();
             if !statistics.tokens.contains_key(&field) {
-                statistics.tokens.insert(field, searcher.total_num_tokens(field)?);
+                let total = match token_totals.get(&field) {
+                    Some(&total) => total,
+                    None => searcher.total_num_tokens(field)?,
+                };
+                statistics.tokens.insert(field, total);
             }
             if !statistics.doc_freqs.contains_key(&term) {
                 let doc_freq = searcher.doc_freq(&term)?;
@@ -48,11 +58,15 @@ impl Bm25Statistics {
         Ok(statistics)
     }
 
-    /// The statistics of `query` over all `searchers` (the shards must share one schema).
-    pub fn gather(searchers: &[Searcher], query: &dyn Query) -> tantivy::Result<Bm25Statistics> {
+    /// The statistics of `query` over all shards, each a searcher and its exact token
+    /// totals (the shards must share one schema).
+    pub fn gather(
+        shards: &[(Searcher, &HashMap<Field, u64>)],
+        query: &dyn Query,
+    ) -> tantivy::Result<Bm25Statistics> {
         let mut total = Bm25Statistics::default();
-        for searcher in searchers {
-            total.add(&Bm25Statistics::of_shard(searcher, query)?);
+        for (searcher, token_totals) in shards {
+            total.add(&Bm25Statistics::of_shard(searcher, query, token_totals)?);
         }
         Ok(total)
     }
