@@ -71,11 +71,8 @@ impl Shards {
         // The shards share the schemas compiled into the binary, so one shard's query has
         // every shard's terms.
         let Some(full_query) = first.index(kind).full_query(query, category)? else { return Ok(None) };
-        let shards: Vec<(Searcher, &HashMap<Field, u64>)> = self
-            .shards
-            .iter()
-            .map(|(_, c)| (c.index(kind).reader.searcher(), &c.index(kind).token_totals))
-            .collect();
+        let shards: Vec<(Searcher, &HashMap<Field, u64>)> =
+            self.shards.iter().map(|(_, c)| (c.index(kind).reader.searcher(), &c.index(kind).token_totals)).collect();
         Ok(Some(Bm25Statistics::gather(&shards, full_query.as_ref())?))
     }
 

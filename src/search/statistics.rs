@@ -60,10 +60,7 @@ impl Bm25Statistics {
 
     /// The statistics of `query` over all shards, each a searcher and its exact token
     /// totals (the shards must share one schema).
-    pub fn gather(
-        shards: &[(Searcher, &HashMap<Field, u64>)],
-        query: &dyn Query,
-    ) -> tantivy::Result<Bm25Statistics> {
+    pub fn gather(shards: &[(Searcher, &HashMap<Field, u64>)], query: &dyn Query) -> tantivy::Result<Bm25Statistics> {
         let mut total = Bm25Statistics::default();
         for (searcher, token_totals) in shards {
             total.add(&Bm25Statistics::of_shard(searcher, query, token_totals)?);

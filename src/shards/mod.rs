@@ -158,11 +158,10 @@ impl KeptPages {
         let url: Fingerprint = Md5::digest(record.identifier.as_bytes()).into();
         let exact = record_exact_fingerprint(&record.title, &record.topic_content);
         // As in the build: near signatures of topic pages with enough text only.
-        let near = record
-            .fingerprint
-            .as_deref()
-            .and_then(parse_hex)
-            .filter(|_| record.page_type == BlockType::Topic && term_count(&record.topic_content) >= near_min_terms);
+        let near =
+            record.fingerprint.as_deref().and_then(parse_hex).filter(|_| {
+                record.page_type == BlockType::Topic && term_count(&record.topic_content) >= near_min_terms
+            });
         if let Some(&kept) = self.urls.get(&url) {
             return Some((kept, GlobalReplicaKind::Url));
         }
