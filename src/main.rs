@@ -101,6 +101,17 @@ enum Command {
     /// Content classification: train a model, evaluate on the public sets.
     #[command(subcommand)]
     Classify(ClassifyCommand),
+    /// Export a build's index documents as JSON Lines (for Quickwit).
+    #[command(long_about = "Export the documents of one index of a build as JSON Lines, one \
+        object per page with the fields of index-schema/<index>.json under the same names: for \
+        ingestion by Quickwit with the index configs index-schema/quickwit/<index>.json.\n\n\
+        The full-text index's body (the raw pages' visible text) is not kept by a build: give \
+        the build's inputs with --input to export it; they are read again and each page the \
+        build kept is written with its visible text.\n\n\
+        Example:\n  indexer export --dir /tmp/sample --format jsonl > abstract.jsonl\n  \
+        quickwit index create --index-config index-schema/quickwit/abstract.json\n  \
+        quickwit index ingest --index docview-abstract --input-path abstract.jsonl")]
+    Export(ExportArgs),
     /// Shard builds: remove the replicas between them.
     #[command(subcommand)]
     Replicas(ReplicasCommand),
@@ -169,6 +180,24 @@ struct SearchArgs {
     /// One JSON object per result (JSON Lines).
     #[arg(long)]
     json: bool,
+}
+
+#[derive(Args)]
+struct ExportArgs {
+    #[command(flatten)]
+    dir: DirArg,
+    /// The output format.
+    #[arg(long, default_value = "jsonl", value_parser = clap::builder::PossibleValuesParser::new(["jsonl"]))]
+    format: String,
+    /// Which index's documents.
+    #[arg(long, default_value = "abstract", value_parser = clap::builder::PossibleValuesParser::new(["abstract", "fulltext"]))]
+    index: String,
+    /// The build's inputs (needed for --index fulltext); repeatable.
+    #[arg(long, value_name = "INPUT")]
+    input: Vec<PathBuf>,
+    /// Write to this file instead of stdout.
+    #[arg(long, short, value_name = "FILE")]
+    out: Option<PathBuf>,
 }
 
 #[derive(Subcommand)]
@@ -497,6 +526,7 @@ fn run(cli: Cli) -> Result<ExitCode> {
         Command::Classify(ClassifyCommand::Eval(args)) => classify_eval_command(args),
         Command::Classify(ClassifyCommand::Text(args)) => classify_text_command(args),
         Command::Replicas(ReplicasCommand::Merge(args)) => replicas_merge_command(args),
+        Command::Export(args) => export_command(args),
         Command::Inspect(args) => inspect_command(args),
         Command::Config => {
             out!("{}", Config::default().to_toml());
@@ -1014,6 +1044,35 @@ fn replicas_merge_command(args: ReplicasMergeArgs) -> Result<ExitCode> {
             };
             eprintln!("indexer: {}: {} pages, {} {action}", shard.shard, shard.pages, shard.removed);
         }
+    }
+    Ok(ExitCode::SUCCESS)
+}
+
+fn export_command(args: ExportArgs) -> Result<ExitCode> {
+    use indexer::index::IndexKind;
+    let kind = if args.index == "fulltext" { IndexKind::Fulltext } else { IndexKind::Abstract };
+    let summary = match &args.out {
+        Some(path) => {
+            let file = std::fs::File::create(path).with_context(|| format!("cannot create {}", path.display()))?;
+            let mut writer = std::io::BufWriter::new(file);
+            let summary = indexer::export::export_jsonl(&args.dir.dir, kind, &args.input, &mut writer)?;
+            writer.flush().with_context(|| format!("cannot write {}", path.display()))?;
+            summary
+        }
+        None => {
+            let stdout = std::io::stdout();
+            let mut writer = std::io::BufWriter::new(stdout.lock());
+            let summary = indexer::export::export_jsonl(&args.dir.dir, kind, &args.input, &mut writer)?;
+            writer.flush()?;
+            summary
+        }
+    };
+    eprintln!("indexer: {} {} documents exported", summary.documents, args.index);
+    if summary.missing > 0 {
+        eprintln!(
+            "indexer: warning: {} pages of the build were not found in the inputs; give the inputs it was built from",
+            summary.missing
+        );
     }
     Ok(ExitCode::SUCCESS)
 }
