@@ -169,10 +169,7 @@ fn export_with_bodies(
     }
 
     // The build's own parameters (its config.toml), so that pages are parsed as it did.
-    let config = match Config::from_toml_file(&build.join("config.toml")) {
-        Ok(config) => config,
-        Err(_) => Config::default(),
-    };
+    let config = Config::from_toml_file(&build.join("config.toml")).unwrap_or_default();
     let stop_words = StopWords::generic();
     let ctx = PageContext::new(&config, &stop_words);
     let mut records = File::open(&path).map_err(io_error(&path))?;

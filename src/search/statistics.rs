@@ -9,6 +9,7 @@
 //! search: in a cluster, each shard would send its partial statistics over the network.
 
 use std::collections::HashMap;
+use std::collections::hash_map::Entry;
 
 use tantivy::query::{Bm25StatisticsProvider, Query};
 use tantivy::schema::Field;
@@ -43,16 +44,15 @@ impl Bm25Statistics {
         };
         for term in terms {
             let field = term.field();
-            if !statistics.tokens.contains_key(&field) {
-                let total = match token_totals.get(&field) {
+            if let Entry::Vacant(entry) = statistics.tokens.entry(field) {
+                entry.insert(match token_totals.get(&field) {
                     Some(&total) => total,
                     None => searcher.total_num_tokens(field)?,
-                };
-                statistics.tokens.insert(field, total);
+                });
             }
-            if !statistics.doc_freqs.contains_key(&term) {
-                let doc_freq = searcher.doc_freq(&term)?;
-                statistics.doc_freqs.insert(term, doc_freq);
+            if let Entry::Vacant(entry) = statistics.doc_freqs.entry(term) {
+                let doc_freq = searcher.doc_freq(entry.key())?;
+                entry.insert(doc_freq);
             }
         }
         Ok(statistics)
@@ -103,4 +103,89 @@ impl Bm25StatisticsProvider for Bm25Statistics {
 /// inconsistently, so it is an error.
 fn missing(what: String) -> TantivyError {
     TantivyError::InvalidArgument(format!("no collection statistics gathered for {what}"))
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use tantivy::collector::TopDocs;
+    use tantivy::query::TermQuery;
+    use tantivy::schema::{IndexRecordOption, STORED, Schema, TEXT, Value};
+    use tantivy::{Index, TantivyDocument};
+
+    fn index(schema: &Schema, texts: &[&str]) -> Index {
+        let index = Index::create_in_ram(schema.clone());
+        let mut writer = index.writer_with_num_threads(1, 15_000_000).unwrap();
+        let field = schema.get_field("text").unwrap();
+        for text in texts {
+            let mut doc = TantivyDocument::default();
+            doc.add_text(field, *text);
+            writer.add_document(doc).unwrap();
+        }
+        writer.commit().unwrap();
+        index
+    }
+
+    /// (text, score) of every hit, best first.
+    fn scores(index: &Index, query: &TermQuery, statistics: Option<&Bm25Statistics>) -> Vec<(String, f32)> {
+        let searcher = index.reader().unwrap().searcher();
+        let collector = TopDocs::with_limit(10).order_by_score();
+        let top = match statistics {
+            Some(s) => searcher.search_with_statistics_provider(query, &collector, s).unwrap(),
+            None => searcher.search(query, &collector).unwrap(),
+        };
+        let field = index.schema().get_field("text").unwrap();
+        top.into_iter()
+            .map(|(score, address)| {
+                let doc: TantivyDocument = searcher.doc(address).unwrap();
+                (doc.get_first(field).and_then(|v| v.as_str().map(str::to_string)).unwrap_or_default(), score)
+            })
+            .collect()
+    }
+
+    #[test]
+    fn shards_scored_with_summed_statistics_score_as_one_index() {
+        let mut builder = Schema::builder();
+        let field = builder.add_text_field("text", TEXT | STORED);
+        let schema = builder.build();
+        let first = ["apple pie", "apple apple tart with a long crust", "pear"];
+        let second = ["apple", "plum cake", "plum", "a very long text about plum and apple and more"];
+        let all: Vec<&str> = first.iter().chain(&second).copied().collect();
+        let (a, b, whole) = (index(&schema, &first), index(&schema, &second), index(&schema, &all));
+        let query = TermQuery::new(Term::from_field_text(field, "apple"), IndexRecordOption::WithFreqs);
+
+        let searchers = [a.reader().unwrap().searcher(), b.reader().unwrap().searcher()];
+        let none = HashMap::new();
+        let shards: Vec<(Searcher, &HashMap<Field, u64>)> = searchers.iter().map(|s| (s.clone(), &none)).collect();
+        let statistics = Bm25Statistics::gather(&shards, &query).unwrap();
+        let whole_statistics = Bm25Statistics::of_shard(&whole.reader().unwrap().searcher(), &query, &none).unwrap();
+        assert_eq!(statistics, whole_statistics);
+        assert_eq!(statistics.documents(), 7);
+
+        let mut merged: Vec<(String, f32)> =
+            [&a, &b].iter().flat_map(|i| scores(i, &query, Some(&statistics))).collect();
+        merged.sort_by(|x, y| y.1.total_cmp(&x.1));
+        let expected = scores(&whole, &query, None);
+        assert_eq!(merged.len(), expected.len());
+        for ((text, score), (expected_text, expected_score)) in merged.iter().zip(&expected) {
+            assert_eq!(text, expected_text);
+            assert!((score - expected_score).abs() < 1e-5, "{merged:?} {expected:?}");
+        }
+        // A shard's own statistics score differently: why the gather step is needed.
+        let own = scores(&b, &query, None);
+        assert!(own.iter().any(|(t, s)| merged.iter().any(|(u, m)| u == t && (s - m).abs() > 1e-3)));
+    }
+
+    #[test]
+    fn exact_token_totals_replace_tantivys_and_unknown_terms_are_errors() {
+        let mut builder = Schema::builder();
+        let field = builder.add_text_field("text", TEXT | STORED);
+        let schema = builder.build();
+        let a = index(&schema, &["apple pie", "pear"]);
+        let query = TermQuery::new(Term::from_field_text(field, "apple"), IndexRecordOption::WithFreqs);
+        let totals = HashMap::from([(field, 100)]);
+        let statistics = Bm25Statistics::of_shard(&a.reader().unwrap().searcher(), &query, &totals).unwrap();
+        assert_eq!(statistics.total_num_tokens(field).unwrap(), 100);
+        assert!(statistics.doc_freq(&Term::from_field_text(field, "pear")).is_err());
+    }
 }

@@ -365,6 +365,27 @@ mod tests {
     }
 
     #[test]
+    fn exact_fingerprints_of_records_are_the_builds() {
+        use crate::build::{PageContext, process_page};
+        use crate::input::RawPage;
+        use crate::text::StopWords;
+        let config = Config::default();
+        let stop_words = StopWords::generic();
+        let ctx = PageContext::new(&config, &stop_words);
+        let html = "<html><head><title>Glacier melt</title></head><body><div><h1>Glacier melt</h1>\
+            <p>The glacier lost more ice this summer than in any year on record.</p></div></body></html>";
+        let raw = RawPage {
+            url: "https://news.example/g".into(),
+            origin: "test".into(),
+            bytes: html.as_bytes().to_vec(),
+            http_charset: None,
+        };
+        let page = process_page(raw, &ctx).unwrap();
+        assert!(page.fingerprints.exact.is_some());
+        assert_eq!(record_exact_fingerprint(&page.record.title, &page.record.topic_content), page.fingerprints.exact);
+    }
+
+    #[test]
     fn hex_fingerprints_round_trip_and_junk_is_ignored() {
         let f = [0xab; 16];
         assert_eq!(parse_hex(&crate::replicas::to_hex(&f)), Some(f));
