@@ -101,7 +101,7 @@ impl OpenIndex {
         register_tokenizers(&index);
         let reader = index.reader_builder().reload_policy(ReloadPolicy::Manual).try_into()?;
         let schema = IndexSchema::load(kind).map_err(IndexError::from)?;
-        let token_totals = read_token_totals(build, kind, &schema);
+        let token_totals = read_token_totals(build, &index, &schema);
         Ok(OpenIndex { schema, index, reader, token_totals })
     }
 

@@ -26,8 +26,8 @@ use tantivy::{Index, IndexWriter, Term};
 
 use crate::config::{Config, ConfigError};
 use crate::index::{
-    IndexError, IndexKind, IndexSchema, count_token_totals, current_build, publish_build, register_tokenizers,
-    start_build, write_token_totals,
+    IndexError, IndexKind, IndexSchema, TokenTotals, count_token_totals, current_build, publish_build,
+    register_tokenizers, start_build, write_token_totals,
 };
 use crate::replicas::{Fingerprint, exact_fingerprint};
 use crate::tagtree::BlockType;
@@ -309,7 +309,7 @@ fn delete_urls(
     path: &Path,
     kind: IndexKind,
     urls: &std::collections::HashSet<&str>,
-) -> Result<HashMap<String, u64>, MergeError> {
+) -> Result<TokenTotals, MergeError> {
     let tantivy_error = |e: tantivy::TantivyError| MergeError::Tantivy {
         path: path.display().to_string(),
         message: format!("{e}; the shard's previous build is kept"),
