@@ -209,8 +209,8 @@ enum ReplicasCommand {
         content), or the same 16-byte keyword fingerprint (§5, topic pages). The first shard \
         given keeps a page; a later copy is deleted from both indexes of its shard and from its \
         docview.jsonl, and listed in its replicas-global.tsv (removed<TAB>kept<TAB>url|exact|\
-        near<TAB>kept shard). A changed shard gets a new build, published atomically: a merge \
-        that fails leaves every shard searchable as it was.\n\n\
+        near<TAB>kept shard). A changed shard gets a new build, published atomically once every \
+        changed shard is ready: a merge that fails leaves every shard searchable as it was.\n\n\
         Prints one line per removed page (removed, kept, kind, removed shard, kept shard), or \
         JSON Lines with --json.\n\n\
         Example:\n  indexer replicas merge --dir shards/a --dir shards/b\n  \

@@ -12,8 +12,9 @@
 //! current build is linked (or copied) into a staging folder, the copies are deleted from
 //! both indexes by their URL term, the segments are merged so that the deleted pages leave
 //! the collection statistics too (with exact token totals beside them, see
-//! [`crate::index::TOKEN_TOTALS_FILE`]), and `docview.jsonl` is rewritten without them. A merge
-//! that fails leaves every shard's previous build published.
+//! [`crate::index::TOKEN_TOTALS_FILE`]), and `docview.jsonl` is rewritten without them. Every
+//! changed shard is staged before any is published: a merge that fails while staging leaves
+//! every shard's previous build published.
 
 use std::collections::HashMap;
 use std::fs::File;
@@ -26,7 +27,7 @@ use tantivy::{Index, IndexWriter, Term};
 
 use crate::config::{Config, ConfigError};
 use crate::index::{
-    IndexError, IndexKind, IndexSchema, TokenTotals, count_token_totals, current_build, publish_build,
+    BuildOutput, IndexError, IndexKind, IndexSchema, TokenTotals, count_token_totals, current_build, publish_build,
     register_tokenizers, start_build, write_token_totals,
 };
 use crate::replicas::{Fingerprint, exact_fingerprint};
@@ -251,17 +252,26 @@ pub fn merge_replicas(dirs: &[PathBuf], dry_run: bool) -> Result<MergeReport, Me
         removed_per_shard.push(removed);
     }
 
-    for (((dir, build), removed), outcome) in builds.iter().zip(&removed_per_shard).zip(&mut report.shards) {
+    // Every changed shard is staged before any is published, so that a failure (a full
+    // disk, a broken index) changes no shard.
+    let mut staged = Vec::new();
+    for (index, ((dir, build), removed)) in builds.iter().zip(&removed_per_shard).enumerate() {
         if !removed.is_empty() && !dry_run {
-            outcome.published = Some(remove_from_shard(dir, build, removed)?.display().to_string());
+            staged.push((index, stage_without(dir, build, removed)?));
+        }
+    }
+    for (index, output) in staged {
+        let published = publish_build(output)?;
+        if let Some(outcome) = report.shards.get_mut(index) {
+            outcome.published = Some(published.display().to_string());
         }
     }
     report.replicas = removed_per_shard.into_iter().flatten().collect();
     Ok(report)
 }
 
-/// Publishes a new build of the shard in `dir` without the `removed` pages.
-fn remove_from_shard(dir: &Path, build: &Path, removed: &[GlobalReplica]) -> Result<PathBuf, MergeError> {
+/// Stages a new build of the shard in `dir` without the `removed` pages.
+fn stage_without(dir: &Path, build: &Path, removed: &[GlobalReplica]) -> Result<BuildOutput, MergeError> {
     let output = start_build(dir)?;
     link_tree(build, &output.staging)?;
     let urls: std::collections::HashSet<&str> = removed.iter().map(|r| r.removed.as_str()).collect();
@@ -299,7 +309,7 @@ fn remove_from_shard(dir: &Path, build: &Path, removed: &[GlobalReplica]) -> Res
         totals.insert(kind.name().to_string(), delete_urls(&output.staging.join(kind.name()), kind, &urls)?);
     }
     write_token_totals(&output.staging, &totals)?;
-    Ok(publish_build(output)?)
+    Ok(output)
 }
 
 /// Deletes the documents of `urls` from one index, commits, and merges its segments so that
