@@ -183,6 +183,10 @@ fn shards_merged_and_searched_together_rank_as_one_build() {
         }
     }
     assert!(compared >= 23, "only {compared} searches had results");
+
+    let twice = indexer().args(["search", "birch", "--dir"]).arg(&shard_a).arg("--dir").arg(&shard_a).output().unwrap();
+    assert_eq!(twice.status.code(), Some(2));
+    assert!(String::from_utf8(twice.stderr).unwrap().contains("given twice"));
 }
 
 #[test]

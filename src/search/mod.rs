@@ -77,6 +77,8 @@ pub enum SearchError {
     Index(#[from] IndexError),
     #[error("search failed: {0}")]
     Tantivy(#[from] tantivy::TantivyError),
+    #[error("{dir} is given twice: its pages would count twice in the statistics; give each shard once")]
+    SameShardTwice { dir: String },
 }
 
 struct OpenIndex {

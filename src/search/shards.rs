@@ -12,7 +12,7 @@ use tantivy::Searcher;
 use tantivy::schema::Field;
 
 use super::{Bm25Statistics, Collection, IndexChoice, SearchError, SearchHit};
-use crate::index::IndexKind;
+use crate::index::{IndexKind, current_build};
 
 /// Shard builds searched as one collection.
 pub struct Shards {
@@ -23,10 +23,17 @@ pub struct Shards {
 impl Shards {
     /// Opens the current build of every shard folder.
     pub fn open(dirs: &[PathBuf]) -> Result<Shards, SearchError> {
-        let shards = dirs
-            .iter()
-            .map(|dir| Ok((dir.display().to_string(), Collection::open(dir)?)))
-            .collect::<Result<Vec<_>, SearchError>>()?;
+        let mut builds = Vec::new();
+        let mut shards = Vec::new();
+        for dir in dirs {
+            let build = current_build(dir)?;
+            let build = build.canonicalize().unwrap_or(build);
+            if builds.contains(&build) {
+                return Err(SearchError::SameShardTwice { dir: dir.display().to_string() });
+            }
+            builds.push(build);
+            shards.push((dir.display().to_string(), Collection::open(dir)?));
+        }
         Ok(Shards { shards })
     }
 
