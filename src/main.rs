@@ -23,7 +23,7 @@ use indexer::eval::run::{read_topics, run_topics};
 use indexer::eval::score::{EvalOptions, Qrels, Run, evaluate};
 use indexer::eval::stats::index_statistics;
 use indexer::input::{SkipReason, Skipped};
-use indexer::search::{Collection, IndexChoice};
+use indexer::search::{Collection, IndexChoice, Shards};
 
 const DEFAULT_DIR: &str = "indexer-data";
 
@@ -96,7 +96,14 @@ enum Command {
         stemmed, and matched as a bag of words with BM25. --index abstract searches titles, \
         keywords and abstracts (precise); fulltext searches all visible text of the raw \
         pages (the paper's baseline); tiered answers from the abstract index first and fills \
-        the rest from the full-text index.\n\nExit code 1 when nothing matched.")]
+        the rest from the full-text index.\n\n\
+        Shards: give --dir several times to search shard builds as one collection. Every \
+        shard is scored with the document counts, document frequencies and field lengths \
+        summed over all shards, so the ranking is that of one build over all their pages \
+        (run `indexer replicas merge` first to drop replicas across shards). Each result \
+        names its shard.\n\n\
+        Example: indexer search \"sodium battery\" --dir shards/a --dir shards/b\n\n\
+        Exit code 1 when nothing matched.")]
     Search(SearchArgs),
     /// Evaluate: write TREC runs, score them like trec_eval.
     #[command(subcommand)]
@@ -104,6 +111,20 @@ enum Command {
     /// Content classification: train a model, evaluate on the public sets.
     #[command(subcommand)]
     Classify(ClassifyCommand),
+    /// Export a build's index documents as JSON Lines (for Quickwit).
+    #[command(long_about = "Export the documents of one index of a build as JSON Lines, one \
+        object per page with the fields of index-schema/<index>.json under the same names: for \
+        ingestion by Quickwit with the index configs index-schema/quickwit/<index>.json.\n\n\
+        The full-text index's body (the raw pages' visible text) is not kept by a build: give \
+        the build's inputs with --input to export it; they are read again and each page the \
+        build kept is written with its visible text.\n\n\
+        Example:\n  indexer export --dir /tmp/sample --format jsonl > abstract.jsonl\n  \
+        quickwit index create --index-config index-schema/quickwit/abstract.json\n  \
+        quickwit index ingest --index docview-abstract --input-path abstract.jsonl")]
+    Export(ExportArgs),
+    /// Shard builds: remove the replicas between them.
+    #[command(subcommand)]
+    Replicas(ReplicasCommand),
     /// Show what the pipeline makes of one page: tag tree, topic content, DocView record.
     Inspect(InspectArgs),
     /// Print the default configuration as TOML (every parameter, documented in the code).
@@ -175,8 +196,10 @@ struct ExtractArgs {
 struct SearchArgs {
     /// The query.
     query: String,
-    #[command(flatten)]
-    dir: DirArg,
+    /// The build folder; give --dir several times to search shard builds together, scored
+    /// with their summed collection statistics and merged by score.
+    #[arg(long, default_value = DEFAULT_DIR, value_name = "DIR")]
+    dir: Vec<PathBuf>,
     /// Which index answers.
     #[arg(long, default_value = "abstract", value_parser = clap::builder::PossibleValuesParser::new(IndexChoice::NAMES))]
     index: String,
@@ -187,6 +210,55 @@ struct SearchArgs {
     #[arg(long, value_name = "CODE")]
     category: Option<String>,
     /// One JSON object per result (JSON Lines).
+    #[arg(long)]
+    json: bool,
+}
+
+#[derive(Args)]
+struct ExportArgs {
+    #[command(flatten)]
+    dir: DirArg,
+    /// The output format.
+    #[arg(long, default_value = "jsonl", value_parser = clap::builder::PossibleValuesParser::new(["jsonl"]))]
+    format: String,
+    /// Which index's documents.
+    #[arg(long, default_value = "abstract", value_parser = clap::builder::PossibleValuesParser::new(["abstract", "fulltext"]))]
+    index: String,
+    /// The build's inputs (needed for --index fulltext); repeatable.
+    #[arg(long, value_name = "INPUT")]
+    input: Vec<PathBuf>,
+    /// Write to this file instead of stdout.
+    #[arg(long, short, value_name = "FILE")]
+    out: Option<PathBuf>,
+}
+
+#[derive(Subcommand)]
+enum ReplicasCommand {
+    /// Join replicas across shard builds; later copies are removed from their shards.
+    #[command(long_about = "Join replicas across shard builds (built separately with `indexer \
+        build`, for example one per machine). Every DocView record is looked up among the pages \
+        of the shards before it: the same URL, the same exact-copy MD5 (title and topic \
+        content), or the same 16-byte keyword fingerprint (§5, topic pages). The first shard \
+        given keeps a page; a later copy is deleted from both indexes of its shard and from its \
+        docview.jsonl, and listed in its replicas-global.tsv (removed<TAB>kept<TAB>url|exact|\
+        near<TAB>kept shard). A changed shard gets a new build, published atomically once every \
+        changed shard is ready: a merge that fails leaves every shard searchable as it was.\n\n\
+        Prints one line per removed page (removed, kept, kind, removed shard, kept shard), or \
+        JSON Lines with --json.\n\n\
+        Example:\n  indexer replicas merge --dir shards/a --dir shards/b\n  \
+        indexer search \"sodium battery\" --dir shards/a --dir shards/b")]
+    Merge(ReplicasMergeArgs),
+}
+
+#[derive(Args)]
+struct ReplicasMergeArgs {
+    /// A shard's build folder; give one per shard, earlier shards keep their pages.
+    #[arg(long, required = true, value_name = "DIR")]
+    dir: Vec<PathBuf>,
+    /// List the replicas without removing them.
+    #[arg(long)]
+    dry_run: bool,
+    /// One JSON object per removed page (JSON Lines), then one per shard.
     #[arg(long)]
     json: bool,
 }
@@ -500,6 +572,8 @@ fn run(cli: Cli) -> Result<ExitCode> {
         Command::Classify(ClassifyCommand::Train(args)) => classify_train_command(args),
         Command::Classify(ClassifyCommand::Eval(args)) => classify_eval_command(args),
         Command::Classify(ClassifyCommand::Text(args)) => classify_text_command(args),
+        Command::Replicas(ReplicasCommand::Merge(args)) => replicas_merge_command(args),
+        Command::Export(args) => export_command(args),
         Command::Inspect(args) => inspect_command(args),
         Command::Config => {
             out!("{}", Config::default().to_toml());
@@ -638,9 +712,11 @@ fn index_choice(name: &str) -> IndexChoice {
 }
 
 fn search_command(args: SearchArgs) -> Result<ExitCode> {
-    let collection = Collection::open(&args.dir.dir)?;
-    let hits =
-        collection.search_in_category(&args.query, index_choice(&args.index), args.limit, args.category.as_deref())?;
+    let (choice, category) = (index_choice(&args.index), args.category.as_deref());
+    let hits = match args.dir.as_slice() {
+        [dir] => Collection::open(dir)?.search_in_category(&args.query, choice, args.limit, category)?,
+        dirs => Shards::open(dirs)?.search_in_category(&args.query, choice, args.limit, category)?,
+    };
     let stdout = std::io::stdout();
     let mut out = stdout.lock();
     for hit in &hits {
@@ -648,8 +724,12 @@ fn search_command(args: SearchArgs) -> Result<ExitCode> {
             writeln!(out, "{}", serde_json::to_string(hit)?)?;
         } else {
             match &hit.category {
-                Some(code) => writeln!(out, "{:>3}. {:<8.3} {}  [{code}]", hit.rank, hit.score, hit.url)?,
-                None => writeln!(out, "{:>3}. {:<8.3} {}", hit.rank, hit.score, hit.url)?,
+                Some(code) => write!(out, "{:>3}. {:<8.3} {}  [{code}]", hit.rank, hit.score, hit.url)?,
+                None => write!(out, "{:>3}. {:<8.3} {}", hit.rank, hit.score, hit.url)?,
+            }
+            match &hit.shard {
+                Some(shard) => writeln!(out, "  ({shard})")?,
+                None => writeln!(out)?,
             }
             if !hit.title.is_empty() {
                 writeln!(out, "     {}", hit.title)?;
@@ -1068,6 +1148,63 @@ fn inspect_command(args: InspectArgs) -> Result<ExitCode> {
     match process_page(raw, &ctx) {
         Ok(page) => outln!("{}", serde_json::to_string_pretty(&page.record)?),
         Err(skipped) => bail!("{skipped}"),
+    }
+    Ok(ExitCode::SUCCESS)
+}
+
+fn replicas_merge_command(args: ReplicasMergeArgs) -> Result<ExitCode> {
+    if args.dir.len() < 2 {
+        eprintln!("indexer: replicas merge needs at least two shards: --dir A --dir B");
+        return Ok(ExitCode::from(2));
+    }
+    let report = indexer::shards::merge_replicas(&args.dir, args.dry_run)?;
+    for r in &report.replicas {
+        if args.json {
+            outln!("{}", serde_json::to_string(r)?);
+        } else {
+            outln!("{}\t{}\t{}\t{}\t{}", r.removed, r.kept, r.kind.as_str(), r.removed_shard, r.kept_shard);
+        }
+    }
+    for shard in &report.shards {
+        if args.json {
+            outln!("{}", serde_json::to_string(shard)?);
+        } else {
+            let action = match (&shard.published, args.dry_run) {
+                (Some(build), _) => format!("removed, new build {build}"),
+                (None, true) if shard.removed > 0 => "to remove (dry run)".to_string(),
+                _ => "removed".to_string(),
+            };
+            eprintln!("indexer: {}: {} pages, {} {action}", shard.shard, shard.pages, shard.removed);
+        }
+    }
+    Ok(ExitCode::SUCCESS)
+}
+
+fn export_command(args: ExportArgs) -> Result<ExitCode> {
+    use indexer::index::IndexKind;
+    let kind = if args.index == "fulltext" { IndexKind::Fulltext } else { IndexKind::Abstract };
+    let summary = match &args.out {
+        Some(path) => {
+            let file = std::fs::File::create(path).with_context(|| format!("cannot create {}", path.display()))?;
+            let mut writer = std::io::BufWriter::new(file);
+            let summary = indexer::export::export_jsonl(&args.dir.dir, kind, &args.input, &mut writer)?;
+            writer.flush().with_context(|| format!("cannot write {}", path.display()))?;
+            summary
+        }
+        None => {
+            let stdout = std::io::stdout();
+            let mut writer = std::io::BufWriter::new(stdout.lock());
+            let summary = indexer::export::export_jsonl(&args.dir.dir, kind, &args.input, &mut writer)?;
+            writer.flush()?;
+            summary
+        }
+    };
+    eprintln!("indexer: {} {} documents exported", summary.documents, args.index);
+    if summary.missing > 0 {
+        eprintln!(
+            "indexer: warning: {} pages of the build were not found in the inputs; give the inputs it was built from",
+            summary.missing
+        );
     }
     Ok(ExitCode::SUCCESS)
 }
