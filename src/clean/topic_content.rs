@@ -84,7 +84,18 @@ pub fn clean_page(tree: &TagTree, weights: &BlockWeights, kind: CleanerKind, con
         (BlockType::Empty, _) => Vec::new(),
         (BlockType::Hub, _) => hub_blocks(tree, kind),
         (BlockType::Image, _) => image_blocks(tree, kind),
-        (BlockType::Topic, Some(search)) => search.topic_blocks(tree),
+        (BlockType::Topic, Some(search)) => {
+            let found = search.topic_blocks(tree);
+            let central = content_region_blocks(tree, search.root, &config.cleaning);
+            let terms = |ids: &[NodeId]| ids.iter().map(|&id| tree.nodes[id].own.terms).sum::<usize>() as f64;
+            // A bare headline stays the answer on its own (see above): the text around a
+            // stub is its template's.
+            if search.has_paragraphs && terms(&found) < config.cleaning.min_root_coverage * terms(&central) {
+                central
+            } else {
+                found
+            }
+        }
         (BlockType::Topic, None) => match kind {
             CleanerKind::DocViewPaper => pruned_topic_blocks(tree),
             CleanerKind::DocView => {
@@ -93,6 +104,30 @@ pub fn clean_page(tree: &TagTree, weights: &BlockWeights, kind: CleanerKind, con
         },
     };
     TopicContent::new(tree, page_type, nodes)
+}
+
+/// The topic blocks of the content region around the topic root: the paper's pruned topic
+/// tree (§4.2) without the margins, within the highest ancestor of the root whose text is
+/// still mostly running text (link density at most `climb_max_link_density`).
+///
+/// Deviation from the paper, the other way round: when the root holds less than
+/// `min_root_coverage` of this text, the page is not one article but many sections of
+/// content (a service page, a listing, documentation), and the root search found only one
+/// of them; these blocks are the topic content then. The region stops where navigation and
+/// sidebars join in, so the template stays out.
+fn content_region_blocks(tree: &TagTree, root: NodeId, config: &CleaningConfig) -> Vec<NodeId> {
+    let mut region = root;
+    while let Some(parent) = tree.nodes[region].parent {
+        let node = &tree.nodes[parent];
+        if matches!(node.tag.as_str(), "body" | "#root") || node.subtree.link_density() > config.climb_max_link_density
+        {
+            break;
+        }
+        region = parent;
+    }
+    // Ids in a subtree are contiguous, from the region's own id on.
+    let end = tree.descendants(region).into_iter().max().unwrap_or(region);
+    pruned_topic_blocks(tree).into_iter().filter(|&id| id >= region && id <= end && !tree.nodes[id].margin).collect()
 }
 
 /// §4.2 topic page cleaning as published: prune every hub and image block (with its
@@ -450,6 +485,34 @@ mod tests {
         assert!(text.contains("The council voted"), "{text}");
         assert_eq!(text.matches("The regional council approved").count(), 24, "{text}");
         assert!(!text.contains("Copyright"));
+    }
+
+    #[test]
+    fn a_page_of_many_sections_keeps_them_all_but_not_its_navigation() {
+        let words = |topic: &str, n: usize| format!("{topic} {}", "and our team helps you plan it well ".repeat(n));
+        let html = format!(
+            "<body><nav>{}</nav><main><div class=top><div class=hero><p>{}</p></div></div>\
+             <div class=features><div class=f1><p>{}</p></div><div class=f2><p>{}</p></div><div class=f3><p>{}</p></div></div>\
+             <div class=faq><div class=q><p>{}</p></div></div></main></body>",
+            (0..12).map(|i| format!("<a href=/s{i}>Service number {i}</a> ")).collect::<String>(),
+            words("Garden design for small city yards.", 5),
+            words("Planting plans.", 3),
+            words("Lawn care.", 3),
+            words("Tree surgery.", 3),
+            words("Do you work in winter?", 3)
+        );
+        let (tree, content) = clean(&html, CleanerKind::DocView);
+        let text = content.text(&tree);
+        for needle in ["Garden design", "Planting plans", "Lawn care", "Tree surgery", "work in winter"] {
+            assert!(text.contains(needle), "{needle} missing from {text}");
+        }
+        assert!(!text.contains("Service number"), "{text}");
+        // With the coverage rule off, the root search keeps one section only.
+        let mut config = Config::default();
+        config.cleaning.min_root_coverage = 0.0;
+        let weights = block_weights(&tree, &config.block_weight);
+        let root_only = clean_page(&tree, &weights, CleanerKind::DocView, &config).text(&tree);
+        assert!(root_only.contains("Garden design") && !root_only.contains("Tree surgery"), "{root_only}");
     }
 
     #[test]
