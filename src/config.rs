@@ -219,7 +219,12 @@ pub struct SatisfiableConfig {
 
 impl Default for SatisfiableConfig {
     fn default() -> Self {
-        SatisfiableConfig { generations: 2, min_text_node_chars: 40, min_subtree_text_chars: 100, max_anchor_share: 0.3 }
+        SatisfiableConfig {
+            generations: 2,
+            min_text_node_chars: 40,
+            min_subtree_text_chars: 100,
+            max_anchor_share: 0.3,
+        }
     }
 }
 

@@ -235,12 +235,10 @@ mod tests {
     #[test]
     fn condition_two_caps_anchor_text_at_gamma() {
         // 100 characters of plain text and 50 of anchor text: 50 > 0.3 × 150.
-        let html =
-            format!("<body><div id=d><p>{}</p><p><a href=/x>{}</a></p></div></body>", chars(100), chars(50));
+        let html = format!("<body><div id=d><p>{}</p><p><a href=/x>{}</a></p></div></body>", chars(100), chars(50));
         assert!(roots(&html).1.is_empty());
         // 100 + 40: 40 ≤ 0.3 × 140 = 42.
-        let html =
-            format!("<body><div id=d><p>{}</p><p><a href=/x>{}</a></p></div></body>", chars(100), chars(40));
+        let html = format!("<body><div id=d><p>{}</p><p><a href=/x>{}</a></p></div></body>", chars(100), chars(40));
         let (t, r) = roots(&html);
         assert_eq!(r, [find(&t, "d")]);
     }

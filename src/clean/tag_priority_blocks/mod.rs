@@ -104,7 +104,7 @@ pub fn page_blocks(tree: &TagTree, site: &str, config: &PabConfig) -> Vec<Block>
         let inside = node.parent.and_then(|p| block_of[p]);
         let index = match inside {
             Some(index) => index,
-            None if config.block_containers.iter().any(|t| *t == node.tag) => {
+            None if config.block_containers.contains(&node.tag) => {
                 blocks.push(Block { nodes: Vec::new(), priority: 0.0, links: 0, outer_links: 0 });
                 blocks.len() - 1
             }
@@ -157,7 +157,7 @@ fn removed_nodes(tree: &TagTree, config: &PabConfig) -> Vec<bool> {
     for id in 0..tree.nodes.len() {
         let node = &tree.nodes[id];
         removed[id] = node.parent.is_some_and(|p| removed.get(p).copied().unwrap_or(false))
-            || config.irrelevant_containers.iter().any(|t| *t == node.tag);
+            || config.irrelevant_containers.contains(&node.tag);
     }
     removed
 }
