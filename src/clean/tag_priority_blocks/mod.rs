@@ -31,11 +31,14 @@
 //!   it is not part of the tag tree: the title is a field of its own in our records.
 //! - A page with no block tag at all is, as the paper says, one block; its priority is then
 //!   0.0 by Eq. 1, so it has no informative block.
-//! - Outer links: a link is outer when its `href` is an absolute http(s) URL whose host is
-//!   not the page's website (hosts compared without a leading `www.`, a sub-domain counting
-//!   as the same website). The paper does not say what to do when the page's own address is
-//!   unknown (gold sets without URLs); then the website is taken to be the host most of the
-//!   page's absolute links point to, because sites link to themselves most.
+//! - Outer links: "hyperlinks [that] belong to other websites". A link is outer when its
+//!   `href` is an absolute http(s) URL whose website is not the page's. A website is a host's
+//!   registered domain, approximated without a public-suffix list: its last two labels, or
+//!   three under a two-letter country code whose second level is generic (`bbc.co.uk`,
+//!   `sina.com.cn`), so that `news.example.com` and `auto.example.com` are one website. The
+//!   paper does not say what to do when the page's own address is unknown (gold sets without
+//!   URLs); then the page's website is the one most of its absolute links lead to, because
+//!   sites link to themselves most.
 
 use std::collections::{HashMap, HashSet};
 
@@ -189,48 +192,56 @@ fn block_text(tree: &TagTree, block: &Block, removed: &[bool]) -> String {
     text.split_whitespace().collect::<Vec<_>>().join(" ")
 }
 
-/// The page's website: the host in `site`, or when `site` is not a host (a local file), the
-/// host most of the page's absolute links lead to (the earliest such host on a tie).
+/// The page's website: the one of the host in `site`, or when `site` is not a host (a local
+/// file), the website most of the page's absolute links lead to (the earliest on a tie).
 fn website_of(tree: &TagTree, site: &str) -> Option<String> {
     if !site.is_empty() && !site.contains('/') {
-        return Some(normalise_host(site));
+        return Some(website_of_host(site));
     }
     let mut counts: HashMap<String, (usize, usize)> = HashMap::new();
-    for (order, host) in tree.links.iter().filter_map(|l| link_host(&l.href)).enumerate() {
-        let entry = counts.entry(host).or_insert((0, order));
+    for (order, website) in tree.links.iter().filter_map(|l| link_website(&l.href)).enumerate() {
+        let entry = counts.entry(website).or_insert((0, order));
         entry.0 += 1;
     }
-    counts.into_iter().max_by(|a, b| a.1.0.cmp(&b.1.0).then(b.1.1.cmp(&a.1.1))).map(|(host, _)| host)
+    counts.into_iter().max_by(|a, b| a.1.0.cmp(&b.1.0).then(b.1.1.cmp(&a.1.1))).map(|(website, _)| website)
 }
 
-/// The host of an absolute http(s) link (protocol-relative `//host/…` included), without a
-/// leading `www.`.
-fn link_host(href: &str) -> Option<String> {
+/// The website of an absolute http(s) link (protocol-relative `//host/…` included).
+fn link_website(href: &str) -> Option<String> {
     let href = href.trim();
     let parsed = if href.starts_with("//") { url::Url::parse(&format!("http:{href}")) } else { url::Url::parse(href) };
     let parsed = parsed.ok()?;
     if !matches!(parsed.scheme(), "http" | "https") {
         return None;
     }
-    parsed.host_str().filter(|h| !h.is_empty()).map(normalise_host)
+    parsed.host_str().filter(|h| !h.is_empty()).map(website_of_host)
 }
 
-fn normalise_host(host: &str) -> String {
-    let host = host.to_ascii_lowercase();
-    match host.strip_prefix("www.") {
-        Some(rest) if !rest.is_empty() => rest.to_string(),
-        _ => host,
+/// Second-level labels under which country codes register domains (`co.uk`, `com.cn`).
+const GENERIC_SECOND_LEVEL: &[&str] = &["com", "net", "org", "gov", "edu", "ac", "co", "or", "ne", "go", "mil"];
+
+/// A host's registered domain, approximately (see the module documentation); an IP address
+/// is its own website.
+fn website_of_host(host: &str) -> String {
+    let host = host.trim_end_matches('.').to_ascii_lowercase();
+    if host.parse::<std::net::IpAddr>().is_ok() || host.starts_with('[') {
+        return host;
     }
+    let labels: Vec<&str> = host.split('.').collect();
+    let keep = match labels.as_slice() {
+        [.., second, tld] if labels.len() >= 3 && tld.len() == 2 && GENERIC_SECOND_LEVEL.contains(second) => 3,
+        _ => 2,
+    };
+    labels[labels.len().saturating_sub(keep)..].join(".")
 }
 
 /// Whether a link leads to another website than `website`; with no website known, no link
 /// can be judged outer.
 fn is_outer(href: &str, website: Option<&str>) -> bool {
-    let (Some(host), Some(website)) = (link_host(href), website) else { return false };
-    let same = host == website
-        || host.strip_suffix(website).is_some_and(|rest| rest.ends_with('.'))
-        || website.strip_suffix(host.as_str()).is_some_and(|rest| rest.ends_with('.'));
-    !same
+    match (link_website(href), website) {
+        (Some(link), Some(website)) => link != website,
+        _ => false,
+    }
 }
 
 #[cfg(test)]
@@ -325,12 +336,13 @@ mod tests {
     }
 
     #[test]
-    fn the_website_of_a_page_without_address_is_its_most_linked_host() {
+    fn the_website_of_a_page_without_address_is_its_most_linked_one() {
         let t = tree(
             "<body><div id=nav><a href='https://news.example/a'>A</a> <a href='https://www.news.example/b'>B</a></div>\
              <div id=ads><a href='https://ads.example/x'>X</a></div></body>",
         );
         assert_eq!(website_of(&t, "file:///tmp/page.html").as_deref(), Some("news.example"));
+        assert_eq!(website_of(&t, "sport.news.example").as_deref(), Some("news.example"));
         let b = page_blocks(&t, "file:///tmp/page.html", &Config::default().pab);
         let informative: Vec<bool> = b.iter().map(Block::is_informative).collect();
         assert_eq!(informative, [true, false]);
@@ -347,6 +359,11 @@ mod tests {
         assert!(is_outer("//elsewhere.example/x", site));
         assert!(!is_outer("https://elsewhere.example/x", None));
         assert!(is_outer("https://fakenews.example/", site), "a suffix that is not a sub-domain");
+        assert!(!is_outer("https://auto.news.example/", site), "sibling sub-domains are one website");
+        assert!(is_outer("https://sina.com.cn/", Some("sohu.com.cn")));
+        assert!(!is_outer("https://news.bbc.co.uk/", Some("bbc.co.uk")));
+        assert!(is_outer("https://news.bbc.co.uk/", Some("itv.co.uk")));
+        assert!(is_outer("http://10.0.0.1/", Some("news.example")));
     }
 
     #[test]
