@@ -150,6 +150,9 @@ fn kept_content(tree: &TagTree, nodes: Vec<crate::tagtree::NodeId>, config: &Con
 /// case, or the whole URL when it has none (a local file is a site of its own).
 pub fn site_of(url: &str) -> String {
     match url::Url::parse(url) {
+        // A relative path written as a file URL (`file://../x.html`) parses with a host of
+        // `..`; no file URL names a website.
+        Ok(parsed) if parsed.scheme() == "file" => url.to_string(),
         Ok(parsed) => match parsed.host_str() {
             Some(host) if !host.is_empty() => host.to_ascii_lowercase(),
             _ => url.to_string(),
@@ -173,6 +176,7 @@ mod tests {
     fn sites_are_hosts_and_files_are_their_own_site() {
         assert_eq!(site_of("https://News.Example.com/a/b.html"), "news.example.com");
         assert_eq!(site_of("file:///tmp/x/1.html"), "file:///tmp/x/1.html");
+        assert_eq!(site_of("file://../data/1.html"), "file://../data/1.html");
         assert_eq!(site_of("not a url"), "not a url");
     }
 }

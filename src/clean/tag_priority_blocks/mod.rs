@@ -195,7 +195,8 @@ fn block_text(tree: &TagTree, block: &Block, removed: &[bool]) -> String {
 /// The page's website: the one of the host in `site`, or when `site` is not a host (a local
 /// file), the website most of the page's absolute links lead to (the earliest on a tie).
 fn website_of(tree: &TagTree, site: &str) -> Option<String> {
-    if !site.is_empty() && !site.contains('/') {
+    let is_host = !site.contains('/') && site.split('.').any(|label| label.chars().any(char::is_alphanumeric));
+    if is_host {
         return Some(website_of_host(site));
     }
     let mut counts: HashMap<String, (usize, usize)> = HashMap::new();
@@ -343,6 +344,7 @@ mod tests {
         );
         assert_eq!(website_of(&t, "file:///tmp/page.html").as_deref(), Some("news.example"));
         assert_eq!(website_of(&t, "sport.news.example").as_deref(), Some("news.example"));
+        assert_eq!(website_of(&t, "..").as_deref(), Some("news.example"), "not a host");
         let b = page_blocks(&t, "file:///tmp/page.html", &Config::default().pab);
         let informative: Vec<bool> = b.iter().map(Block::is_informative).collect();
         assert_eq!(informative, [true, false]);
