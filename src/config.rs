@@ -238,7 +238,8 @@ pub struct PabConfig {
     /// priorities of all its tags (Eq. 1); a tag not listed counts 0. `img` counts only an
     /// "image with alternative text" (non-empty `alt`). Inline tags (h1–h6, b, strong, i) are
     /// seen through the tag tree's weighty tags, so they must also be keys of
-    /// `block_weight.forces` (they are by default).
+    /// `block_weight.forces` (they are by default). `title` is part of the table, but the
+    /// title block is not part of the tag tree (the records keep the title on its own).
     pub priorities: BTreeMap<String, f64>,
     /// The "medium level" container tags, Table and List (§3.1.1), plus Paragraph: a
     /// container with one of these tags, not inside another block, is one block from its
@@ -607,6 +608,12 @@ mod tests {
     fn out_of_range_values_are_rejected() {
         let mut config = Config::default();
         config.replicas.interval = 0;
+        assert!(config.validate().is_err());
+        let mut config = Config::default();
+        config.satisfiable.max_anchor_share = 1.5;
+        assert!(config.validate().is_err(), "γ is a share");
+        let mut config = Config::default();
+        config.pab.max_outer_link_share = -0.1;
         assert!(config.validate().is_err());
     }
 }

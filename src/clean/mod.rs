@@ -10,7 +10,9 @@
 //!
 //! The cleaners of the other papers each have a module of their own and are reached through
 //! [`Cleaner`], which every caller (build, extract, eval clean) uses: some learn before they
-//! clean (the site style tree needs a pass over each site's pages first).
+//! clean (the site style tree needs a pass over each site's pages first). Per-page ones:
+//! - `satisfiable`: Qi & Sun's satisfiable sub-tree heuristics ([`satisfiable_subtree`]);
+//! - `pab`: Kabir, Kabir & Amin's HTML tag priority blocks ([`tag_priority_blocks`]).
 
 mod block_weight;
 mod features;
