@@ -27,6 +27,8 @@
 //!   to an inline tag is therefore kept with it, and the outer-link share is taken over the
 //!   container's own links together. Own content with no tag of the table has priority 0.0
 //!   and is noise, as in the paper.
+//! - Hyperlink means `<a href>`: an `<a>` without `href` is not a link of the tree and counts
+//!   nothing. Italic is `<i>` only (Table 3.1 names no `<em>`).
 //! - The title block (priority 1.0 by step 1 of Algorithm 3.2.2) is always informative, but
 //!   it is not part of the tag tree: the title is a field of its own in our records.
 //! - A page with no block tag at all is, as the paper says, one block; its priority is then
