@@ -19,6 +19,8 @@ pub struct Config {
     pub block_weight: BlockWeightConfig,
     pub page_type: PageTypeConfig,
     pub cleaning: CleaningConfig,
+    pub satisfiable: SatisfiableConfig,
+    pub pab: PabConfig,
     pub stop_words: StopWordConfig,
     pub replicas: ReplicaConfig,
     pub docview: DocViewConfig,
@@ -144,7 +146,8 @@ impl Default for PageTypeConfig {
 #[derive(Debug, Clone, Serialize, Deserialize, PartialEq)]
 #[serde(default, deny_unknown_fields)]
 pub struct CleaningConfig {
-    /// `docview` (default: the paper plus a topic-root search) or `docview-paper`.
+    /// `docview` (default: the paper plus a topic-root search), `docview-paper`, or a cleaner
+    /// of another paper: `satisfiable` (see `[satisfiable]`), `pab` (see `[pab]`).
     pub cleaner: String,
     /// A block needs at least this many own terms to count as a paragraph of running text
     /// when the default cleaner searches the topic root.
@@ -197,6 +200,92 @@ impl Default for CleaningConfig {
             climb_max_link_density: 0.3,
             climb_min_text: 60.0,
             min_root_coverage: 0.35,
+        }
+    }
+}
+
+/// The `satisfiable` cleaner: Qi & Sun's satisfiable sub-tree heuristics (§3.2 of
+/// "Eliminating Noisy Information in Webpage through Heuristic Rules"). The defaults are the
+/// values the paper found best: G, α, β, γ = 2, 40, 100, 0.3 (§4).
+#[derive(Debug, Clone, Serialize, Deserialize, PartialEq)]
+#[serde(default, deny_unknown_fields)]
+pub struct SatisfiableConfig {
+    /// G: a candidate sub-tree is the "G-generation parent node" of a text node, and "in
+    /// G-generation child node of st_i, at least one child node is a text node" of length ≥ α.
+    /// Generations are counted in containers of the tag tree (a text's first generation is its
+    /// container); 0 acts as 1.
+    pub generations: usize,
+    /// α: "LENGTH(TNode_k) ≥ α", the length in characters of that one long text node.
+    pub min_text_node_chars: usize,
+    /// β: "SL_text ≥ β", the sum of the lengths of all text nodes of the sub-tree, in characters.
+    pub min_subtree_text_chars: usize,
+    /// γ: "SL_anchor ≤ γ × SL_text (0 ≤ γ ≤ 1)", the largest share of the sub-tree's text that
+    /// may be anchor text.
+    pub max_anchor_share: f64,
+}
+
+impl Default for SatisfiableConfig {
+    fn default() -> Self {
+        SatisfiableConfig {
+            generations: 2,
+            min_text_node_chars: 40,
+            min_subtree_text_chars: 100,
+            max_anchor_share: 0.3,
+        }
+    }
+}
+
+/// The `pab` cleaner: Kabir, Kabir & Amin's HTML tag priority assignment (PAB, §3 of
+/// "Isolating Informative Blocks from Large Web Pages Using HTML Tag Priority Assignment Based
+/// Approach").
+#[derive(Debug, Clone, Serialize, Deserialize, PartialEq)]
+#[serde(default, deny_unknown_fields)]
+pub struct PabConfig {
+    /// The html tags priority table (PT, Table 3.1): a block's priority is the sum of the
+    /// priorities of all its tags (Eq. 1); a tag not listed counts 0. `img` counts only an
+    /// "image with alternative text" (non-empty `alt`). Inline tags (h1–h6, b, strong, i) are
+    /// seen through the tag tree's weighty tags, so they must also be keys of
+    /// `block_weight.forces` (they are by default). `title` is part of the table, but the
+    /// title block is not part of the tag tree (the records keep the title on its own).
+    pub priorities: BTreeMap<String, f64>,
+    /// The "medium level" container tags, Table and List (§3.1.1), plus Paragraph: a
+    /// container with one of these tags, not inside another block, is one block from its
+    /// opening to its closing tag, with everything inside as its inner tags.
+    pub block_containers: Vec<String>,
+    /// "Remove all contents between the tags <script>, <style>, <iframe>, <object> and
+    /// <form>" (Algorithm 3.2.1, step 2a). The tag tree already drops the first four; these
+    /// containers are dropped with their whole content.
+    pub irrelevant_containers: Vec<String>,
+    /// "If the outer links is more than 50% of the total links, then the block is consider
+    /// as a noisy block and its priority value is set to 0.0" (Algorithm 3.2.2, step 3).
+    pub max_outer_link_share: f64,
+}
+
+impl Default for PabConfig {
+    fn default() -> Self {
+        let priorities = [
+            ("title", 1.0),
+            ("h1", 1.0),
+            ("h2", 0.9),
+            ("h3", 0.8),
+            ("h4", 0.7),
+            ("h5", 0.6),
+            ("h6", 0.5),
+            ("b", 0.4),
+            ("strong", 0.4),
+            ("img", 0.3),
+            ("a", 0.2),
+            ("i", 0.2),
+            ("p", 0.1),
+        ]
+        .into_iter()
+        .map(|(tag, priority)| (tag.to_string(), priority))
+        .collect();
+        PabConfig {
+            priorities,
+            block_containers: ["p", "table", "ul", "ol", "dl"].map(String::from).to_vec(),
+            irrelevant_containers: vec!["form".to_string()],
+            max_outer_link_share: 0.5,
         }
     }
 }
@@ -462,6 +551,15 @@ impl Config {
                 self.cleaning.cleaner
             ));
         }
+        if !(0.0..=1.0).contains(&self.satisfiable.max_anchor_share) {
+            return Err(format!(
+                "satisfiable.max_anchor_share (γ) must be in 0..=1, got {}",
+                self.satisfiable.max_anchor_share
+            ));
+        }
+        if !(0.0..=1.0).contains(&self.pab.max_outer_link_share) {
+            return Err(format!("pab.max_outer_link_share must be in 0..=1, got {}", self.pab.max_outer_link_share));
+        }
         let c = &self.classify;
         if crate::classify::Algorithm::from_name(&c.algorithm).is_none() {
             return Err(format!(
@@ -517,6 +615,12 @@ mod tests {
     fn out_of_range_values_are_rejected() {
         let mut config = Config::default();
         config.replicas.interval = 0;
+        assert!(config.validate().is_err());
+        let mut config = Config::default();
+        config.satisfiable.max_anchor_share = 1.5;
+        assert!(config.validate().is_err(), "γ is a share");
+        let mut config = Config::default();
+        config.pab.max_outer_link_share = -0.1;
         assert!(config.validate().is_err());
     }
 }

@@ -2,6 +2,8 @@
 //! - `tagtree/<case>/outline.txt`: the markup tag tree (§3.1);
 //! - `clean/<case>/topic.txt`, `topic-paper.txt`, `topic.html`: the topic content of the
 //!   default and the paper-faithful cleaner (§4), and the purified page;
+//! - `clean/<case>/topic-satisfiable.txt`, `topic-pab.txt`: the topic content of the other
+//!   papers' per-page cleaners;
 //! - `docview/<case>/docview.json`: the DocView record (§6).
 //!
 //! `UPDATE_GOLDEN=1 cargo test --test golden` rewrites them.
@@ -10,7 +12,7 @@ mod common;
 
 use common::{check_golden, repo_path};
 use indexer::build::{PageContext, process_page};
-use indexer::clean::{CleanerKind, block_weights, clean_page};
+use indexer::clean::{Cleaner, CleanerKind, block_weights, clean_page, site_of};
 use indexer::config::Config;
 use indexer::input::RawPage;
 use indexer::text::StopWords;
@@ -67,6 +69,12 @@ fn topic_content_matches_its_golden_files() {
                     &content.html(&tree, &tree.title, base.as_ref()),
                 );
             }
+        }
+        for (kind, file) in [(CleanerKind::Satisfiable, "topic-satisfiable.txt"), (CleanerKind::Pab, "topic-pab.txt")] {
+            let cleaner = Cleaner::new(kind, &config).unwrap();
+            let content = cleaner.clean(&site_of(&page.url), &tree, &weights, &config);
+            let text = format!("type: {}\n\n{}\n", content.page_type.as_str(), content.text(&tree));
+            check_golden(&format!("tests/fixtures/clean/{case}/{file}"), &text);
         }
     }
 }

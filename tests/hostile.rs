@@ -10,6 +10,7 @@ use assert_cmd::Command;
 use proptest::prelude::*;
 
 use indexer::build::{PageContext, process_page};
+use indexer::clean::{Cleaner, CleanerKind};
 use indexer::config::Config;
 use indexer::input::{ByteCounter, RawPage, Source};
 use indexer::text::StopWords;
@@ -139,6 +140,26 @@ proptest! {
         let ctx = PageContext::new(&config, &stop_words);
         let raw = RawPage { url: "https://x.example/".into(), origin: "prop".into(), bytes: parts.concat().into_bytes(), http_charset: None };
         let _ = process_page(raw, &ctx);
+    }
+
+    /// Any markup through every cleaner (the per-page cleaners of the other papers too).
+    #[test]
+    fn every_cleaner_takes_any_markup(parts in proptest::collection::vec(
+        prop_oneof![
+            Just("<div>".to_string()), Just("</div>".to_string()), Just("<p>".to_string()), Just("<table><tr><td>".to_string()),
+            Just("<a href='https://elsewhere.example/'>".to_string()), Just("<a href='/x'>".to_string()), Just("</a>".to_string()),
+            Just("<b>".to_string()), Just("<h1>".to_string()), Just("<form>".to_string()), Just("<ul><li>".to_string()),
+            Just("<img src=a.png alt=x>".to_string()), "[a-z ]{0,60}", "[\u{4e00}-\u{4e80}]{0,50}",
+        ], 0..200)) {
+        let mut config = Config::default();
+        let stop_words = StopWords::generic();
+        for name in CleanerKind::NAMES {
+            config.cleaning.cleaner = name.to_string();
+            let mut ctx = PageContext::new(&config, &stop_words);
+            ctx.cleaner = Cleaner::from_config(&config).unwrap();
+            let raw = RawPage { url: "https://x.example/".into(), origin: "prop".into(), bytes: parts.concat().into_bytes(), http_charset: None };
+            let _ = process_page(raw, &ctx);
+        }
     }
 
     /// Any bytes in a file named .warc give records, skipped records or an error.

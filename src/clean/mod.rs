@@ -10,11 +10,15 @@
 //!
 //! The cleaners of the other papers each have a module of their own and are reached through
 //! [`Cleaner`], which every caller (build, extract, eval clean) uses: some learn before they
-//! clean (the site style tree needs a pass over each site's pages first).
+//! clean (the site style tree needs a pass over each site's pages first). Per-page ones:
+//! - `satisfiable`: Qi & Sun's satisfiable sub-tree heuristics ([`satisfiable_subtree`]);
+//! - `pab`: Kabir, Kabir & Amin's HTML tag priority blocks ([`tag_priority_blocks`]).
 
 mod block_weight;
 mod features;
 mod page_type;
+pub mod satisfiable_subtree;
+pub mod tag_priority_blocks;
 mod topic_content;
 
 pub use block_weight::{BlockWeights, block_weights};
@@ -30,15 +34,21 @@ use crate::tagtree::TagTree;
 pub enum CleanerKind {
     DocView,
     DocViewPaper,
+    /// Satisfiable sub-tree heuristics (Qi & Sun): [`satisfiable_subtree`].
+    Satisfiable,
+    /// HTML tag priority blocks (Kabir, Kabir & Amin): [`tag_priority_blocks`].
+    Pab,
 }
 
 impl CleanerKind {
-    pub const NAMES: &'static [&'static str] = &["docview", "docview-paper"];
+    pub const NAMES: &'static [&'static str] = &["docview", "docview-paper", "satisfiable", "pab"];
 
     pub fn from_name(name: &str) -> Option<CleanerKind> {
         match name {
             "docview" => Some(CleanerKind::DocView),
             "docview-paper" => Some(CleanerKind::DocViewPaper),
+            "satisfiable" => Some(CleanerKind::Satisfiable),
+            "pab" => Some(CleanerKind::Pab),
             _ => None,
         }
     }
@@ -47,6 +57,8 @@ impl CleanerKind {
         match self {
             CleanerKind::DocView => "docview",
             CleanerKind::DocViewPaper => "docview-paper",
+            CleanerKind::Satisfiable => "satisfiable",
+            CleanerKind::Pab => "pab",
         }
     }
 }
@@ -110,17 +122,39 @@ impl Cleaner {
     pub fn finish_learning(&mut self) {}
 
     /// The topic content of one page of `site`.
-    pub fn clean(&self, _site: &str, tree: &TagTree, weights: &BlockWeights, config: &Config) -> TopicContent {
+    pub fn clean(&self, site: &str, tree: &TagTree, weights: &BlockWeights, config: &Config) -> TopicContent {
         match self.kind {
             CleanerKind::DocView | CleanerKind::DocViewPaper => clean_page(tree, weights, self.kind, config),
+            CleanerKind::Satisfiable => {
+                let nodes = satisfiable_subtree::satisfiable_nodes(tree, &config.satisfiable);
+                kept_content(tree, nodes, config)
+            }
+            CleanerKind::Pab => {
+                let nodes = tag_priority_blocks::informative_nodes(tree, site, &config.pab);
+                kept_content(tree, nodes, config)
+            }
         }
     }
+}
+
+/// The topic content of a cleaner that does not type pages: the kept nodes, typed by the
+/// rules of §4.1 applied to them, or to the whole page when nothing was kept (so that a page
+/// with content but no kept block still gets a type). Kept simple on purpose: these cleaners
+/// choose content the same way whatever the page's type.
+fn kept_content(tree: &TagTree, nodes: Vec<crate::tagtree::NodeId>, config: &Config) -> TopicContent {
+    let kept_type = type_of_area(tree, &nodes, &config.page_type);
+    let page_type =
+        if kept_type == crate::tagtree::BlockType::Empty { page_type(tree, &config.page_type) } else { kept_type };
+    TopicContent::new(tree, page_type, nodes)
 }
 
 /// The site a page belongs to, for cleaners that learn per site: the URL's host in lower
 /// case, or the whole URL when it has none (a local file is a site of its own).
 pub fn site_of(url: &str) -> String {
     match url::Url::parse(url) {
+        // A relative path written as a file URL (`file://../x.html`) parses with a host of
+        // `..`; no file URL names a website.
+        Ok(parsed) if parsed.scheme() == "file" => url.to_string(),
         Ok(parsed) => match parsed.host_str() {
             Some(host) if !host.is_empty() => host.to_ascii_lowercase(),
             _ => url.to_string(),
@@ -144,6 +178,7 @@ mod tests {
     fn sites_are_hosts_and_files_are_their_own_site() {
         assert_eq!(site_of("https://News.Example.com/a/b.html"), "news.example.com");
         assert_eq!(site_of("file:///tmp/x/1.html"), "file:///tmp/x/1.html");
+        assert_eq!(site_of("file://../data/1.html"), "file://../data/1.html");
         assert_eq!(site_of("not a url"), "not a url");
     }
 }

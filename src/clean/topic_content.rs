@@ -18,7 +18,7 @@ pub struct TopicContent {
 }
 
 impl TopicContent {
-    fn new(tree: &TagTree, page_type: BlockType, mut nodes: Vec<NodeId>) -> TopicContent {
+    pub(crate) fn new(tree: &TagTree, page_type: BlockType, mut nodes: Vec<NodeId>) -> TopicContent {
         nodes.sort_unstable();
         nodes.dedup();
         let mut keep = vec![false; tree.nodes.len()];
@@ -60,9 +60,11 @@ pub fn clean_page(tree: &TagTree, weights: &BlockWeights, kind: CleanerKind, con
     if global == BlockType::Empty {
         return TopicContent::new(tree, global, Vec::new());
     }
+    // Only the DocView kinds come here: `Cleaner::clean` dispatches the other papers' cleaners
+    // to their own modules.
     let search = match kind {
-        CleanerKind::DocViewPaper => None,
         CleanerKind::DocView => find_topic_root(tree, weights, &config.cleaning),
+        _ => None,
     };
     let page_type = match &search {
         None => global,
@@ -97,10 +99,10 @@ pub fn clean_page(tree: &TagTree, weights: &BlockWeights, kind: CleanerKind, con
             }
         }
         (BlockType::Topic, None) => match kind {
-            CleanerKind::DocViewPaper => pruned_topic_blocks(tree),
             CleanerKind::DocView => {
                 pruned_topic_blocks(tree).into_iter().filter(|&id| !tree.nodes[id].margin).collect()
             }
+            _ => pruned_topic_blocks(tree),
         },
     };
     TopicContent::new(tree, page_type, nodes)
