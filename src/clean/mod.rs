@@ -15,6 +15,7 @@
 mod block_weight;
 mod features;
 mod page_type;
+pub mod site_style_tree;
 mod topic_content;
 
 pub use block_weight::{BlockWeights, block_weights};
@@ -22,23 +23,29 @@ pub use features::{FeatureVector, feature_vector, term_frequencies};
 pub use page_type::{page_type, type_of_area};
 pub use topic_content::{TopicContent, clean_page};
 
+use std::sync::Arc;
+
 use crate::config::Config;
 use crate::tagtree::TagTree;
+use site_style_tree::SiteStyleTrees;
 
 /// The cleaners `--cleaner` can name.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub enum CleanerKind {
     DocView,
     DocViewPaper,
+    /// The Site Style Tree of Yi, Liu & Li ([`site_style_tree`]).
+    SiteStyleTree,
 }
 
 impl CleanerKind {
-    pub const NAMES: &'static [&'static str] = &["docview", "docview-paper"];
+    pub const NAMES: &'static [&'static str] = &["docview", "docview-paper", "sst"];
 
     pub fn from_name(name: &str) -> Option<CleanerKind> {
         match name {
             "docview" => Some(CleanerKind::DocView),
             "docview-paper" => Some(CleanerKind::DocViewPaper),
+            "sst" => Some(CleanerKind::SiteStyleTree),
             _ => None,
         }
     }
@@ -47,6 +54,7 @@ impl CleanerKind {
         match self {
             CleanerKind::DocView => "docview",
             CleanerKind::DocViewPaper => "docview-paper",
+            CleanerKind::SiteStyleTree => "sst",
         }
     }
 }
@@ -72,16 +80,18 @@ pub struct CleanerError {
 #[derive(Debug, Clone)]
 pub struct Cleaner {
     kind: CleanerKind,
+    /// The site style trees of the `sst` cleaner, shared between clones once learned.
+    site_style_trees: Arc<SiteStyleTrees>,
 }
 
 impl Cleaner {
-    pub fn new(kind: CleanerKind, _config: &Config) -> Result<Cleaner, CleanerError> {
-        Ok(Cleaner { kind })
+    pub fn new(kind: CleanerKind, config: &Config) -> Result<Cleaner, CleanerError> {
+        Ok(Cleaner { kind, site_style_trees: Arc::new(SiteStyleTrees::new(&config.sst)) })
     }
 
     /// The default cleaner, which needs nothing to start.
     pub fn docview() -> Cleaner {
-        Cleaner { kind: CleanerKind::DocView }
+        Cleaner { kind: CleanerKind::DocView, site_style_trees: Arc::default() }
     }
 
     /// The cleaner named by `config.cleaning.cleaner`.
@@ -100,19 +110,38 @@ impl Cleaner {
     /// Whether [`Cleaner::observe`] must see the input's pages before the first
     /// [`Cleaner::clean`]: a two-pass cleaner.
     pub fn learns_from_sites(&self) -> bool {
-        false
+        self.kind == CleanerKind::SiteStyleTree
     }
 
     /// One page of the learning pass. `site` groups the pages of one site ([`site_of`]).
-    pub fn observe(&mut self, _site: &str, _tree: &TagTree) {}
+    pub fn observe(&mut self, site: &str, tree: &TagTree) {
+        if self.kind == CleanerKind::SiteStyleTree {
+            Arc::make_mut(&mut self.site_style_trees).observe(site, tree);
+        }
+    }
 
     /// Ends the learning pass.
-    pub fn finish_learning(&mut self) {}
+    pub fn finish_learning(&mut self) {
+        if self.kind == CleanerKind::SiteStyleTree {
+            Arc::make_mut(&mut self.site_style_trees).finish();
+        }
+    }
+
+    /// The site style trees learned (empty for the other cleaners).
+    pub fn site_style_trees(&self) -> &SiteStyleTrees {
+        &self.site_style_trees
+    }
 
     /// The topic content of one page of `site`.
-    pub fn clean(&self, _site: &str, tree: &TagTree, weights: &BlockWeights, config: &Config) -> TopicContent {
+    pub fn clean(&self, site: &str, tree: &TagTree, weights: &BlockWeights, config: &Config) -> TopicContent {
         match self.kind {
             CleanerKind::DocView | CleanerKind::DocViewPaper => clean_page(tree, weights, self.kind, config),
+            // A site without a learned style tree (too few pages, or no learning pass) gets
+            // the default cleaner.
+            CleanerKind::SiteStyleTree => self
+                .site_style_trees
+                .clean(site, tree, config)
+                .unwrap_or_else(|| clean_page(tree, weights, CleanerKind::DocView, config)),
         }
     }
 }
