@@ -221,6 +221,10 @@ pub struct SstConfig {
     /// not seen yet are not learned (their pages get the `docview` fallback); sites already
     /// learning go on up to `max_pages_per_site`.
     pub max_memory_mib: usize,
+    /// Not in the paper: drop kept blocks that are mostly anchor text (hub blocks). The
+    /// paper keeps any content that varies across the site's pages, which includes
+    /// per-page link lists such as "related articles".
+    pub drop_link_blocks: bool,
 }
 
 impl Default for SstConfig {
@@ -232,6 +236,7 @@ impl Default for SstConfig {
             max_pages_per_site: 500,
             min_site_pages: 5,
             max_memory_mib: 1024,
+            drop_link_blocks: false,
         }
     }
 }

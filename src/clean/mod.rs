@@ -147,9 +147,11 @@ impl Cleaner {
 }
 
 /// The site a page belongs to, for cleaners that learn per site: the URL's host in lower
-/// case, or the whole URL when it has none (a local file is a site of its own).
+/// case, or the whole URL when it has none (a local file is a site of its own, even when a
+/// relative path makes it look like `file://../x.html`, host `..`).
 pub fn site_of(url: &str) -> String {
     match url::Url::parse(url) {
+        Ok(parsed) if parsed.scheme() == "file" => url.to_string(),
         Ok(parsed) => match parsed.host_str() {
             Some(host) if !host.is_empty() => host.to_ascii_lowercase(),
             _ => url.to_string(),
@@ -174,5 +176,6 @@ mod tests {
         assert_eq!(site_of("https://News.Example.com/a/b.html"), "news.example.com");
         assert_eq!(site_of("file:///tmp/x/1.html"), "file:///tmp/x/1.html");
         assert_eq!(site_of("not a url"), "not a url");
+        assert_eq!(site_of("file://../data/x.html"), "file://../data/x.html");
     }
 }

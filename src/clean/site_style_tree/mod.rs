@@ -32,6 +32,11 @@
 //!   unique to one page, so we take the importance 1 − H(a) below ε (a feature spread evenly
 //!   over all the node's pages).
 //!
+//! Deviation, off by default (`sst.drop_link_blocks`): the paper keeps whatever content is
+//! diverse across the site, so a "related articles" list — different links on every page —
+//! is kept as main content; the option drops kept blocks that are mostly anchor text (hub
+//! blocks of §3.1 of the DocView paper).
+//!
 //! Not implemented: enhancement 1 (merging element nodes of sibling style nodes by their
 //! content), and random sampling — the first `max_pages_per_site` pages of a site in input
 //! order are merged; later pages are only cleaned.
@@ -119,7 +124,10 @@ impl SiteStyleTrees {
         if global == BlockType::Empty {
             return Some(TopicContent::new(tree, global, Vec::new()));
         }
-        let nodes = map_page(sst, &PageStyle::new(tree), self.config.local_noise_epsilon);
+        let mut nodes = map_page(sst, &PageStyle::new(tree), self.config.local_noise_epsilon);
+        if self.config.drop_link_blocks {
+            nodes.retain(|&id| tree.nodes.get(id).is_some_and(|n| n.own_type != BlockType::Hub));
+        }
         // The page type of what was kept, as for the other non-DocView cleaners: the type of
         // the kept area, or the whole page's when nothing typed was kept.
         let kept_type = match type_of_area(tree, &nodes, &config.page_type) {
