@@ -145,7 +145,8 @@ impl Default for PageTypeConfig {
 #[derive(Debug, Clone, Serialize, Deserialize, PartialEq)]
 #[serde(default, deny_unknown_fields)]
 pub struct CleaningConfig {
-    /// `docview` (default: the paper plus a topic-root search) or `docview-paper`.
+    /// `docview` (default: the paper plus a topic-root search), `docview-paper`, or `sst` (the
+    /// Site Style Tree of Yi, Liu & Li; parameters in `[sst]`).
     pub cleaner: String,
     /// A block needs at least this many own terms to count as a paragraph of running text
     /// when the default cleaner searches the topic root.

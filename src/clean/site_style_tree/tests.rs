@@ -142,3 +142,34 @@ fn hostile_pages_do_not_panic() {
         let _ = clean_text(&cleaner, "daily.example", html);
     }
 }
+
+#[test]
+fn per_page_link_lists_are_kept_as_the_paper_says_unless_link_blocks_are_dropped() {
+    // Each page links to the two next stories: diverse content, so meaningful to the SST.
+    let with_related = |n: usize| {
+        let related: String = (1..=2)
+            .map(|k| {
+                let other = (n + k) % TOPICS.len();
+                format!("<li><a href=/story/{other}>Read also: {}</a></li>", TOPICS[other])
+            })
+            .collect();
+        page(n).replace("<div id=side>", &format!("<div id=side><ul class=related>{related}</ul>"))
+    };
+    let learn = |config: &Config| {
+        let mut cleaner = Cleaner::new(CleanerKind::SiteStyleTree, config).unwrap();
+        for n in 0..6 {
+            cleaner.observe("daily.example", &tree(&with_related(n)));
+        }
+        cleaner.finish_learning();
+        cleaner
+    };
+    let mut config = Config::default();
+    let faithful = clean_text(&learn(&config), "daily.example", &with_related(0));
+    assert!(faithful.contains("Read also") && faithful.contains("Headline 0"), "{faithful}");
+    config.sst.drop_link_blocks = true;
+    let cleaner = learn(&config);
+    let tree = tree(&with_related(0));
+    let weights = block_weights(&tree, &config.block_weight);
+    let dropped = cleaner.clean("daily.example", &tree, &weights, &config).text(&tree);
+    assert!(!dropped.contains("Read also") && dropped.contains("Headline 0"), "{dropped}");
+}
