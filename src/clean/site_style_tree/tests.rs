@@ -173,3 +173,18 @@ fn per_page_link_lists_are_kept_as_the_paper_says_unless_link_blocks_are_dropped
     let dropped = cleaner.clean("daily.example", &tree, &weights, &config).text(&tree);
     assert!(!dropped.contains("Read also") && dropped.contains("Headline 0"), "{dropped}");
 }
+
+#[test]
+fn a_spent_memory_budget_stops_new_sites_only() {
+    let mut config = Config::default();
+    config.sst.max_memory_mib = 0;
+    let mut cleaner = Cleaner::new(CleanerKind::SiteStyleTree, &config).unwrap();
+    for n in 0..6 {
+        cleaner.observe("daily.example", &tree(&page(n)));
+    }
+    cleaner.finish_learning();
+    // With no budget no site is learned; its pages fall back to docview, which still finds the story.
+    assert_eq!(cleaner.site_style_trees().learned(), (0, 0));
+    assert_eq!(cleaner.site_style_trees().pages_not_sampled, 6);
+    assert!(clean_text(&cleaner, "daily.example", &page(2)).contains("Headline 2"));
+}
