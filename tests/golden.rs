@@ -4,6 +4,9 @@
 //!   default and the paper-faithful cleaner (§4), and the purified page;
 //! - `clean/<case>/topic-satisfiable.txt`, `topic-pab.txt`: the topic content of the other
 //!   papers' per-page cleaners;
+//! - `clean/<case>/topic-sst.txt`: the `sst` cleaner on the lone page (a site of one page:
+//!   the `docview` fallback), and `sites/<site>/topic-sst/<page>.txt`: the `sst` cleaner on
+//!   each page of a small site after learning its style tree from all of them;
 //! - `docview/<case>/docview.json`: the DocView record (§6).
 //!
 //! `UPDATE_GOLDEN=1 cargo test --test golden` rewrites them.
@@ -76,6 +79,69 @@ fn topic_content_matches_its_golden_files() {
             let text = format!("type: {}\n\n{}\n", content.page_type.as_str(), content.text(&tree));
             check_golden(&format!("tests/fixtures/clean/{case}/{file}"), &text);
         }
+    }
+}
+
+#[test]
+fn sst_on_lone_pages_matches_its_golden_files() {
+    let config = Config::default();
+    let stop_words = StopWords::generic();
+    let ctx = PageContext::new(&config, &stop_words);
+    let mut cleaner = Cleaner::new(CleanerKind::SiteStyleTree, &config).unwrap();
+    let pages: Vec<_> = cases().into_iter().map(|(case, bytes)| (case.clone(), raw(&case, &bytes))).collect();
+    // All fixture pages share one host; each is learned as a site of its own.
+    for (case, page) in &pages {
+        cleaner.observe(case, &ctx.tag_tree(page).0);
+    }
+    cleaner.finish_learning();
+    for (case, page) in &pages {
+        let (tree, _) = ctx.tag_tree(page);
+        let weights = block_weights(&tree, &config.block_weight);
+        let content = cleaner.clean(case, &tree, &weights, &config);
+        let text = format!("type: {}\n\n{}\n", content.page_type.as_str(), content.text(&tree));
+        check_golden(&format!("tests/fixtures/clean/{case}/topic-sst.txt"), &text);
+    }
+}
+
+#[test]
+fn sst_on_a_small_site_matches_its_golden_files() {
+    let config = Config::default();
+    let stop_words = StopWords::generic();
+    let ctx = PageContext::new(&config, &stop_words);
+    let dir = repo_path("tests/fixtures/sites/garden-blog");
+    let mut pages: Vec<(String, RawPage)> = std::fs::read_dir(&dir)
+        .unwrap()
+        .map(|e| e.unwrap().path())
+        .filter(|p| p.extension().is_some_and(|e| e == "html"))
+        .map(|p| {
+            let stem = p.file_stem().unwrap().to_string_lossy().to_string();
+            let page = RawPage {
+                url: format!("https://garden.example/{stem}.html"),
+                origin: stem.clone(),
+                bytes: std::fs::read(&p).unwrap(),
+                http_charset: None,
+            };
+            (stem, page)
+        })
+        .collect();
+    pages.sort_by(|a, b| a.0.cmp(&b.0));
+    assert!(pages.len() >= config.sst.min_site_pages, "the site fixture needs enough pages to be learned");
+    let mut cleaner = Cleaner::new(CleanerKind::SiteStyleTree, &config).unwrap();
+    for (_, page) in &pages {
+        cleaner.observe(&site_of(&page.url), &ctx.tag_tree(page).0);
+    }
+    cleaner.finish_learning();
+    assert_eq!(cleaner.site_style_trees().learned(), (1, pages.len()));
+    for (stem, page) in &pages {
+        let (tree, _) = ctx.tag_tree(page);
+        let weights = block_weights(&tree, &config.block_weight);
+        let content = cleaner.clean(&site_of(&page.url), &tree, &weights, &config);
+        let text = content.text(&tree);
+        for template in ["Vegetables", "windy allotment", "Archives", "Please ask before"] {
+            assert!(!text.contains(template), "{stem}: template text {template:?} kept: {text}");
+        }
+        let golden = format!("type: {}\n\n{}\n", content.page_type.as_str(), text);
+        check_golden(&format!("tests/fixtures/sites/garden-blog/topic-sst/{stem}.txt"), &golden);
     }
 }
 

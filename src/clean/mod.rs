@@ -18,6 +18,7 @@ mod block_weight;
 mod features;
 mod page_type;
 pub mod satisfiable_subtree;
+pub mod site_style_tree;
 pub mod tag_priority_blocks;
 mod topic_content;
 
@@ -26,8 +27,11 @@ pub use features::{FeatureVector, feature_vector, term_frequencies};
 pub use page_type::{page_type, type_of_area};
 pub use topic_content::{TopicContent, clean_page};
 
+use std::sync::Arc;
+
 use crate::config::Config;
 use crate::tagtree::TagTree;
+use site_style_tree::SiteStyleTrees;
 
 /// The cleaners `--cleaner` can name.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -38,10 +42,12 @@ pub enum CleanerKind {
     Satisfiable,
     /// HTML tag priority blocks (Kabir, Kabir & Amin): [`tag_priority_blocks`].
     Pab,
+    /// The Site Style Tree of Yi, Liu & Li ([`site_style_tree`]).
+    SiteStyleTree,
 }
 
 impl CleanerKind {
-    pub const NAMES: &'static [&'static str] = &["docview", "docview-paper", "satisfiable", "pab"];
+    pub const NAMES: &'static [&'static str] = &["docview", "docview-paper", "sst", "satisfiable", "pab"];
 
     pub fn from_name(name: &str) -> Option<CleanerKind> {
         match name {
@@ -49,6 +55,7 @@ impl CleanerKind {
             "docview-paper" => Some(CleanerKind::DocViewPaper),
             "satisfiable" => Some(CleanerKind::Satisfiable),
             "pab" => Some(CleanerKind::Pab),
+            "sst" => Some(CleanerKind::SiteStyleTree),
             _ => None,
         }
     }
@@ -59,6 +66,7 @@ impl CleanerKind {
             CleanerKind::DocViewPaper => "docview-paper",
             CleanerKind::Satisfiable => "satisfiable",
             CleanerKind::Pab => "pab",
+            CleanerKind::SiteStyleTree => "sst",
         }
     }
 }
@@ -84,16 +92,18 @@ pub struct CleanerError {
 #[derive(Debug, Clone)]
 pub struct Cleaner {
     kind: CleanerKind,
+    /// The site style trees of the `sst` cleaner, shared between clones once learned.
+    site_style_trees: Arc<SiteStyleTrees>,
 }
 
 impl Cleaner {
-    pub fn new(kind: CleanerKind, _config: &Config) -> Result<Cleaner, CleanerError> {
-        Ok(Cleaner { kind })
+    pub fn new(kind: CleanerKind, config: &Config) -> Result<Cleaner, CleanerError> {
+        Ok(Cleaner { kind, site_style_trees: Arc::new(SiteStyleTrees::new(&config.sst)) })
     }
 
     /// The default cleaner, which needs nothing to start.
     pub fn docview() -> Cleaner {
-        Cleaner { kind: CleanerKind::DocView }
+        Cleaner { kind: CleanerKind::DocView, site_style_trees: Arc::default() }
     }
 
     /// The cleaner named by `config.cleaning.cleaner`.
@@ -112,14 +122,27 @@ impl Cleaner {
     /// Whether [`Cleaner::observe`] must see the input's pages before the first
     /// [`Cleaner::clean`]: a two-pass cleaner.
     pub fn learns_from_sites(&self) -> bool {
-        false
+        self.kind == CleanerKind::SiteStyleTree
     }
 
     /// One page of the learning pass. `site` groups the pages of one site ([`site_of`]).
-    pub fn observe(&mut self, _site: &str, _tree: &TagTree) {}
+    pub fn observe(&mut self, site: &str, tree: &TagTree) {
+        if self.kind == CleanerKind::SiteStyleTree {
+            Arc::make_mut(&mut self.site_style_trees).observe(site, tree);
+        }
+    }
 
     /// Ends the learning pass.
-    pub fn finish_learning(&mut self) {}
+    pub fn finish_learning(&mut self) {
+        if self.kind == CleanerKind::SiteStyleTree {
+            Arc::make_mut(&mut self.site_style_trees).finish();
+        }
+    }
+
+    /// The site style trees learned (empty for the other cleaners).
+    pub fn site_style_trees(&self) -> &SiteStyleTrees {
+        &self.site_style_trees
+    }
 
     /// The topic content of one page of `site`.
     pub fn clean(&self, site: &str, tree: &TagTree, weights: &BlockWeights, config: &Config) -> TopicContent {
@@ -133,6 +156,12 @@ impl Cleaner {
                 let nodes = tag_priority_blocks::informative_nodes(tree, site, &config.pab);
                 kept_content(tree, nodes, config)
             }
+            // A site without a learned style tree (too few pages, or no learning pass) gets
+            // the default cleaner.
+            CleanerKind::SiteStyleTree => self
+                .site_style_trees
+                .clean(site, tree, config)
+                .unwrap_or_else(|| clean_page(tree, weights, CleanerKind::DocView, config)),
         }
     }
 }
@@ -149,11 +178,10 @@ fn kept_content(tree: &TagTree, nodes: Vec<crate::tagtree::NodeId>, config: &Con
 }
 
 /// The site a page belongs to, for cleaners that learn per site: the URL's host in lower
-/// case, or the whole URL when it has none (a local file is a site of its own).
+/// case, or the whole URL when it has none (a local file is a site of its own, even when a
+/// relative path makes it look like `file://../x.html`, host `..`).
 pub fn site_of(url: &str) -> String {
     match url::Url::parse(url) {
-        // A relative path written as a file URL (`file://../x.html`) parses with a host of
-        // `..`; no file URL names a website.
         Ok(parsed) if parsed.scheme() == "file" => url.to_string(),
         Ok(parsed) => match parsed.host_str() {
             Some(host) if !host.is_empty() => host.to_ascii_lowercase(),
