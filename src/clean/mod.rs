@@ -8,12 +8,16 @@
 //!   found by a paragraph-score search (see [`topic_content`]), because pruning alone keeps
 //!   every text block of the template (copyright lines, teasers, disclaimers).
 //!
+//! - `mountain`: the Mountain Model of primary content (Bing et al. 2008), in
+//!   [`mountain_model`]: cells, ridges and a learned ridge classifier.
+//!
 //! The cleaners of the other papers each have a module of their own and are reached through
 //! [`Cleaner`], which every caller (build, extract, eval clean) uses: some learn before they
 //! clean (the site style tree needs a pass over each site's pages first).
 
 mod block_weight;
 mod features;
+pub mod mountain_model;
 mod page_type;
 mod topic_content;
 
@@ -22,23 +26,28 @@ pub use features::{FeatureVector, feature_vector, term_frequencies};
 pub use page_type::{page_type, type_of_area};
 pub use topic_content::{TopicContent, clean_page};
 
+use std::sync::Arc;
+
 use crate::config::Config;
 use crate::tagtree::TagTree;
+use mountain_model::{RidgeModel, clean_mountain};
 
 /// The cleaners `--cleaner` can name.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub enum CleanerKind {
     DocView,
     DocViewPaper,
+    Mountain,
 }
 
 impl CleanerKind {
-    pub const NAMES: &'static [&'static str] = &["docview", "docview-paper"];
+    pub const NAMES: &'static [&'static str] = &["docview", "docview-paper", "mountain"];
 
     pub fn from_name(name: &str) -> Option<CleanerKind> {
         match name {
             "docview" => Some(CleanerKind::DocView),
             "docview-paper" => Some(CleanerKind::DocViewPaper),
+            "mountain" => Some(CleanerKind::Mountain),
             _ => None,
         }
     }
@@ -47,6 +56,7 @@ impl CleanerKind {
         match self {
             CleanerKind::DocView => "docview",
             CleanerKind::DocViewPaper => "docview-paper",
+            CleanerKind::Mountain => "mountain",
         }
     }
 }
@@ -72,16 +82,29 @@ pub struct CleanerError {
 #[derive(Debug, Clone)]
 pub struct Cleaner {
     kind: CleanerKind,
+    /// The Mountain Model's ridge classifier (`mountain` only).
+    ridge_model: Option<Arc<RidgeModel>>,
 }
 
 impl Cleaner {
-    pub fn new(kind: CleanerKind, _config: &Config) -> Result<Cleaner, CleanerError> {
-        Ok(Cleaner { kind })
+    pub fn new(kind: CleanerKind, config: &Config) -> Result<Cleaner, CleanerError> {
+        let ridge_model = match kind {
+            CleanerKind::Mountain => {
+                let path = &config.mountain.model;
+                let model = RidgeModel::load(path).map_err(|e| CleanerError {
+                    path: if path.is_empty() { "built-in ridge model".into() } else { path.clone() },
+                    message: e.to_string(),
+                })?;
+                Some(Arc::new(model))
+            }
+            CleanerKind::DocView | CleanerKind::DocViewPaper => None,
+        };
+        Ok(Cleaner { kind, ridge_model })
     }
 
     /// The default cleaner, which needs nothing to start.
     pub fn docview() -> Cleaner {
-        Cleaner { kind: CleanerKind::DocView }
+        Cleaner { kind: CleanerKind::DocView, ridge_model: None }
     }
 
     /// The cleaner named by `config.cleaning.cleaner`.
@@ -109,10 +132,21 @@ impl Cleaner {
     /// Ends the learning pass.
     pub fn finish_learning(&mut self) {}
 
+    /// The gold pages (`<set-name>/<stem>`) a learned model was trained on, which an
+    /// evaluation must leave out; empty for cleaners without one.
+    pub fn training_pages(&self) -> &[String] {
+        self.ridge_model.as_deref().map_or(&[], |m| m.training_pages.as_slice())
+    }
+
     /// The topic content of one page of `site`.
     pub fn clean(&self, _site: &str, tree: &TagTree, weights: &BlockWeights, config: &Config) -> TopicContent {
         match self.kind {
             CleanerKind::DocView | CleanerKind::DocViewPaper => clean_page(tree, weights, self.kind, config),
+            CleanerKind::Mountain => match &self.ridge_model {
+                Some(model) => clean_mountain(tree, model, config),
+                // Only `new` makes a mountain cleaner, and it always loads a model.
+                None => clean_page(tree, weights, CleanerKind::DocView, config),
+            },
         }
     }
 }

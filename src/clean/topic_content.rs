@@ -18,7 +18,7 @@ pub struct TopicContent {
 }
 
 impl TopicContent {
-    fn new(tree: &TagTree, page_type: BlockType, mut nodes: Vec<NodeId>) -> TopicContent {
+    pub(crate) fn new(tree: &TagTree, page_type: BlockType, mut nodes: Vec<NodeId>) -> TopicContent {
         nodes.sort_unstable();
         nodes.dedup();
         let mut keep = vec![false; tree.nodes.len()];
@@ -62,7 +62,8 @@ pub fn clean_page(tree: &TagTree, weights: &BlockWeights, kind: CleanerKind, con
     }
     let search = match kind {
         CleanerKind::DocViewPaper => None,
-        CleanerKind::DocView => find_topic_root(tree, weights, &config.cleaning),
+        // Other kinds have cleaners of their own; given here, they get the default.
+        _ => find_topic_root(tree, weights, &config.cleaning),
     };
     let page_type = match &search {
         None => global,
@@ -87,7 +88,7 @@ pub fn clean_page(tree: &TagTree, weights: &BlockWeights, kind: CleanerKind, con
         (BlockType::Topic, Some(search)) => search.topic_blocks(tree),
         (BlockType::Topic, None) => match kind {
             CleanerKind::DocViewPaper => pruned_topic_blocks(tree),
-            CleanerKind::DocView => {
+            _ => {
                 pruned_topic_blocks(tree).into_iter().filter(|&id| !tree.nodes[id].margin).collect()
             }
         },
