@@ -2,6 +2,7 @@
 //! - `tagtree/<case>/outline.txt`: the markup tag tree (§3.1);
 //! - `clean/<case>/topic.txt`, `topic-paper.txt`, `topic.html`: the topic content of the
 //!   default and the paper-faithful cleaner (§4), and the purified page;
+//! - `clean/<case>/topic-mountain.txt`: the topic content of the Mountain Model cleaner;
 //! - `docview/<case>/docview.json`: the DocView record (§6).
 //!
 //! `UPDATE_GOLDEN=1 cargo test --test golden` rewrites them.
@@ -10,7 +11,7 @@ mod common;
 
 use common::{check_golden, repo_path};
 use indexer::build::{PageContext, process_page};
-use indexer::clean::{CleanerKind, block_weights, clean_page};
+use indexer::clean::{Cleaner, CleanerKind, block_weights, clean_page};
 use indexer::config::Config;
 use indexer::input::RawPage;
 use indexer::text::StopWords;
@@ -68,6 +69,10 @@ fn topic_content_matches_its_golden_files() {
                 );
             }
         }
+        let mountain = Cleaner::new(CleanerKind::Mountain, &config).unwrap();
+        let content = mountain.clean("fixtures.example", &tree, &weights, &config);
+        let text = format!("type: {}\n\n{}\n", content.page_type.as_str(), content.text(&tree));
+        check_golden(&format!("tests/fixtures/clean/{case}/topic-mountain.txt"), &text);
     }
 }
 
