@@ -232,8 +232,10 @@ pub struct MountainConfig {
     pub peak_factor: f64,
     /// A ridge is primary content when the classifier's probability reaches this.
     pub min_probability: f64,
-    /// When no ridge reaches `min_probability`, keep the most probable one: by Definition 1
-    /// every page has a primary content. Ours; the paper does not say.
+    /// When no ridge reaches `min_probability`, keep the most probable one, and when a page has
+    /// no ridge at all (no cell above the peak threshold), take the stretch from its first to
+    /// its last cell scoring at least the mean as its ridge: by Definition 1 every page has a
+    /// primary content. Ours; the paper does not say.
     pub keep_best_ridge: bool,
     /// Training labels (`indexer eval train-mountain`): a ridge is primary when at least this
     /// share of its tokens are in the page's gold text (bag intersection).

@@ -145,8 +145,12 @@ mod tests {
         let ctx = PageContext::new(&config, &stop_words);
         let story = "The terns came back to the bay this spring, after ten years away. Counts rose fast. \
                      Volunteers, who watched the colony daily, counted three hundred nests; most held eggs.";
+        let menu: String = ["Home", "World", "Sports", "Science", "Arts", "Travel", "Food", "Opinion"]
+            .iter()
+            .map(|m| format!("<a href=/{m}>{m}</a> "))
+            .collect();
         let html = format!(
-            "<body><div><a href=/a>Home</a> <a href=/b>World</a></div><div><p>{story}</p><p>{story}</p></div>\
+            "<body><div>{menu}</div><div><p>{story}</p><p>{story}</p></div>\
              <div><p>Copyright notice of the example company, all rights reserved here and elsewhere.</p></div></body>"
         );
         let page = GoldPage { stem: "1".into(), url: String::new(), html: html.into_bytes(), gold: story.repeat(2) };

@@ -21,7 +21,9 @@
 //!   the pages at even positions (0, 2, 4 …) of the set's stems in sorted order; a ridge is
 //!   labelled primary when at least `label_min_gold_share` of its tokens are in the page's
 //!   gold text (token bags of `indexer eval clean`). The other half is held out.
-//! - When the classifier accepts no ridge, the most probable one is kept
+//! - When the classifier accepts no ridge, the most probable one is kept, and a page without
+//!   any ridge (no cell above the peak threshold: one text block, a plain-text page) gets the
+//!   stretch of its cells from the first to the last scoring at least the mean as its ridge
 //!   (`mountain.keep_best_ridge`): every page has a primary content (Definition 1).
 //! - The page type (hub/image/topic) is not part of the paper: it is the type of the kept area
 //!   by §4.1 of the DocView paper, or the page's own type when nothing is kept.
@@ -65,11 +67,24 @@ impl Mountain {
         let page_scores: Vec<f64> =
             slots.iter().zip(&smoothed).filter(|(slot, _)| slot.cell.is_some()).map(|(_, &s)| s).collect();
         let primary_threshold = page_scores.iter().sum::<f64>() / page_scores.len().max(1) as f64;
-        let spans = if primary_threshold > 0.0 {
+        let mut spans = if primary_threshold > 0.0 {
             ridges::find_ridges(&smoothed, primary_threshold, primary_threshold * config.peak_factor, config.span_window)
         } else {
             Vec::new()
         };
+        if spans.is_empty() && config.keep_best_ridge {
+            // A page of evenly scored cells (one text block, a plain-text page) has no cell above
+            // the peak threshold, hence no ridge. Every page has a primary content (Definition
+            // 1): the stretch from its first to its last cell scoring at least the mean is then
+            // its one ridge.
+            let at_least_mean = |i: &usize| {
+                slots.get(*i).is_some_and(|s| s.cell.is_some())
+                    && smoothed.get(*i).is_some_and(|&s| s > 0.0 && s >= primary_threshold)
+            };
+            let first = (0..slots.len()).find(at_least_mean);
+            let last = (0..slots.len()).rev().find(at_least_mean);
+            spans.extend(first.zip(last));
+        }
         let ridges = ridges::ridges_with_features(&slots, &smoothed, &spans, cells.len());
         Mountain { cells, slots, smoothed, primary_threshold, ridges }
     }
@@ -155,6 +170,19 @@ mod tests {
         let text = content.text(&t);
         assert!(text.contains("Volunteers") && !text.contains("Weather"), "{text}");
         assert_eq!(content.page_type, BlockType::Topic);
+    }
+
+    #[test]
+    fn a_page_of_one_text_block_has_that_block_as_its_ridge() {
+        let t = tree("<body><p>Just one paragraph of plain text, and nothing else on the page.</p></body>");
+        let config = Config::default();
+        let mountain = Mountain::of(&t, &config.mountain);
+        assert_eq!(mountain.ridges.len(), 1);
+        let content = clean_mountain(&t, &RidgeModel::load("").unwrap(), &config);
+        assert!(content.text(&t).starts_with("Just one paragraph"));
+        let mut strict = config.mountain.clone();
+        strict.keep_best_ridge = false;
+        assert!(Mountain::of(&t, &strict).ridges.is_empty());
     }
 
     #[test]
