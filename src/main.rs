@@ -786,7 +786,8 @@ fn eval_clean_command(args: EvalCleanArgs) -> Result<ExitCode> {
     use indexer::eval::clean::{GoldSet, evaluate_cleaner_held_out};
     let set = GoldSet::open(&args.html, &args.gold)?;
     let cleaners: Vec<&str> = if args.all { CleanerKind::NAMES.to_vec() } else { vec![args.cleaner.as_str()] };
-    let held_out_of: Vec<CleanerKind> = args.held_out_of.as_deref().and_then(CleanerKind::from_name).into_iter().collect();
+    let held_out_of: Vec<CleanerKind> =
+        args.held_out_of.as_deref().and_then(CleanerKind::from_name).into_iter().collect();
     for name in cleaners {
         let kind = CleanerKind::from_name(name).context("unknown cleaner")?;
         let score = evaluate_cleaner_held_out(&set, kind, &held_out_of)?;

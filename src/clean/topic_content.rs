@@ -88,9 +88,7 @@ pub fn clean_page(tree: &TagTree, weights: &BlockWeights, kind: CleanerKind, con
         (BlockType::Topic, Some(search)) => search.topic_blocks(tree),
         (BlockType::Topic, None) => match kind {
             CleanerKind::DocViewPaper => pruned_topic_blocks(tree),
-            _ => {
-                pruned_topic_blocks(tree).into_iter().filter(|&id| !tree.nodes[id].margin).collect()
-            }
+            _ => pruned_topic_blocks(tree).into_iter().filter(|&id| !tree.nodes[id].margin).collect(),
         },
     };
     TopicContent::new(tree, page_type, nodes)

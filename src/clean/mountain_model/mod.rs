@@ -68,7 +68,12 @@ impl Mountain {
             slots.iter().zip(&smoothed).filter(|(slot, _)| slot.cell.is_some()).map(|(_, &s)| s).collect();
         let primary_threshold = page_scores.iter().sum::<f64>() / page_scores.len().max(1) as f64;
         let mut spans = if primary_threshold > 0.0 {
-            ridges::find_ridges(&smoothed, primary_threshold, primary_threshold * config.peak_factor, config.span_window)
+            ridges::find_ridges(
+                &smoothed,
+                primary_threshold,
+                primary_threshold * config.peak_factor,
+                config.span_window,
+            )
         } else {
             Vec::new()
         };
@@ -98,7 +103,8 @@ impl Mountain {
     /// [`Mountain::ridges`].
     pub fn primary_ridges(&self, model: &RidgeModel, config: &MountainConfig) -> Vec<usize> {
         let probabilities: Vec<f64> = self.ridges.iter().map(|(_, f)| model.probability(f)).collect();
-        let chosen: Vec<usize> = (0..probabilities.len()).filter(|&i| probabilities[i] >= config.min_probability).collect();
+        let chosen: Vec<usize> =
+            (0..probabilities.len()).filter(|&i| probabilities[i] >= config.min_probability).collect();
         if !chosen.is_empty() || !config.keep_best_ridge {
             return chosen;
         }

@@ -44,7 +44,9 @@ pub enum ModelError {
     Read(#[from] std::io::Error),
     #[error("the ridge model is not valid JSON: {0}")]
     Parse(#[from] serde_json::Error),
-    #[error("the ridge model has features {found:?}; this build expects {expected:?} with one mean, scale and weight each")]
+    #[error(
+        "the ridge model has features {found:?}; this build expects {expected:?} with one mean, scale and weight each"
+    )]
     Shape { found: Vec<String>, expected: Vec<String> },
 }
 
@@ -65,7 +67,11 @@ impl RidgeModel {
 
     /// The built-in model, or the file `path` when it is not empty.
     pub fn load(path: &str) -> Result<RidgeModel, ModelError> {
-        if path.is_empty() { Self::from_json(DEFAULT_MODEL_JSON) } else { Self::from_json(&std::fs::read_to_string(path)?) }
+        if path.is_empty() {
+            Self::from_json(DEFAULT_MODEL_JSON)
+        } else {
+            Self::from_json(&std::fs::read_to_string(path)?)
+        }
     }
 
     pub fn to_json(&self) -> String {
@@ -122,10 +128,8 @@ pub fn fit_logistic_regression(examples: &[(Vec<f64>, bool)], l2: f64, epochs: u
     for s in &mut scale {
         *s = if *s > 1e-12 { s.sqrt() } else { 1.0 };
     }
-    let data: Vec<(Vec<f64>, f64)> = examples
-        .iter()
-        .map(|(x, y)| (standardise(x, &mean, &scale), if *y { 1.0 } else { 0.0 }))
-        .collect();
+    let data: Vec<(Vec<f64>, f64)> =
+        examples.iter().map(|(x, y)| (standardise(x, &mean, &scale), if *y { 1.0 } else { 0.0 })).collect();
     let mut weights = vec![0.0; dims];
     let mut bias = 0.0;
     for _ in 0..epochs {
