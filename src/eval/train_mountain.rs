@@ -140,6 +140,29 @@ mod tests {
     }
 
     #[test]
+    fn evaluation_leaves_out_the_pages_the_built_in_model_was_trained_on() {
+        use crate::clean::CleanerKind;
+        use crate::eval::clean::{evaluate_cleaner, evaluate_cleaner_held_out};
+        let model = RidgeModel::load("").unwrap();
+        let (set_name, trained_stem) = model.training_pages[0].split_once('/').unwrap();
+        let html = b"<body><p>A paragraph of text that is long enough to be a ridge.</p></body>".to_vec();
+        let gold = "A paragraph of text".to_string();
+        let pages = [trained_stem, "not-a-training-page"].map(|stem| GoldPage {
+            stem: stem.into(),
+            url: String::new(),
+            html: html.clone(),
+            gold: gold.clone(),
+        });
+        let set = GoldSet { name: set_name.into(), pages: pages.to_vec() };
+        let mountain = evaluate_cleaner(&set, CleanerKind::Mountain).unwrap();
+        assert_eq!((mountain.pages, mountain.held_out_excluded), (1, 1));
+        let docview = evaluate_cleaner(&set, CleanerKind::DocView).unwrap();
+        assert_eq!((docview.pages, docview.held_out_excluded), (2, 0));
+        let same_pages = evaluate_cleaner_held_out(&set, CleanerKind::DocView, &[CleanerKind::Mountain]).unwrap();
+        assert_eq!((same_pages.pages, same_pages.held_out_excluded), (1, 1));
+    }
+
+    #[test]
     fn ridges_are_labelled_by_their_share_of_gold_tokens() {
         let config = Config::default();
         let stop_words = StopWords::generic();
