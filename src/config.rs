@@ -230,7 +230,9 @@ pub struct MountainConfig {
     pub span_window: usize,
     /// Peak threshold = this × primary threshold (Definition 3, the peak factor; paper: 3).
     pub peak_factor: f64,
-    /// A ridge is primary content when the classifier's probability reaches this.
+    /// A ridge is primary content when the classifier's probability reaches this. Chosen on
+    /// the training half of the gold sets (mean token F1 of the five sets: 0.5 → 0.856,
+    /// 0.6 → 0.859, 0.7 → 0.853; 0 = keep every ridge → 0.855).
     pub min_probability: f64,
     /// When no ridge reaches `min_probability`, keep the most probable one, and when a page has
     /// no ridge at all (no cell above the peak threshold), take the stretch from its first to
@@ -263,7 +265,7 @@ impl Default for MountainConfig {
             blank_cell_code: 200.0,
             span_window: 5,
             peak_factor: 3.0,
-            min_probability: 0.5,
+            min_probability: 0.6,
             keep_best_ridge: true,
             label_min_gold_share: 0.5,
             l2: 0.001,
