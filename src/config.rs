@@ -22,6 +22,7 @@ pub struct Config {
     pub satisfiable: SatisfiableConfig,
     pub pab: PabConfig,
     pub sst: SstConfig,
+    pub mountain: MountainConfig,
     pub stop_words: StopWordConfig,
     pub replicas: ReplicaConfig,
     pub docview: DocViewConfig,
@@ -338,6 +339,86 @@ impl Default for SstConfig {
     }
 }
 
+/// The Mountain Model cleaner (`cleaning.cleaner = "mountain"`; Bing et al., "Primary Content
+/// Extraction with Mountain Model"). Defaults are the paper's values where it gives one (§3.1,
+/// §4); the rest is ours and documented as such.
+#[derive(Debug, Clone, Serialize, Deserialize, PartialEq)]
+#[serde(default, deny_unknown_fields)]
+pub struct MountainConfig {
+    /// The ridge classifier (JSON, as written by `indexer eval train-mountain`); empty: the
+    /// built-in model `src/clean/mountain_model/ridge-model.json`.
+    pub model: String,
+    /// α of Formula 1: a full-stopped cell's score is raised by this share (paper: 0.5).
+    pub alpha: f64,
+    /// β of Formula 1: an anchor-text cell's score changes by this share (paper: −0.5).
+    pub beta: f64,
+    /// γ of Formula 1 for pages in a Latin-script language: characters of an average sentence
+    /// (paper: 15 words × 5 letters = 75).
+    pub gamma_latin: f64,
+    /// γ of Formula 1 for Chinese/Japanese pages: characters of an average sentence (paper: 12).
+    pub gamma_cjk: f64,
+    /// A page is CJK (γ = `gamma_cjk`) when at least this share of its visible non-space
+    /// characters are CJK ideographs or kana. Ours: the paper assumes the language is known.
+    pub cjk_share: f64,
+    /// Sentence-segmentation punctuation counted as P in Formula 1.
+    pub punctuation: String,
+    /// Marks that make a cell "full stopped" (S in Formula 1) when its text ends with one.
+    pub full_stops: String,
+    /// The smoothing window sw of Formula 2, in cells (paper: 5).
+    pub smoothing_window: usize,
+    /// One blank cell is inserted per this many characters of source code between two cells
+    /// (§3.2, the "Cell added threshold"; paper: 200).
+    pub blank_cell_code: f64,
+    /// The span window (Definition 3): a ridge never holds a run of more than this many
+    /// cells below the primary threshold (paper: 5).
+    pub span_window: usize,
+    /// Peak threshold = this × primary threshold (Definition 3, the peak factor; paper: 3).
+    pub peak_factor: f64,
+    /// A ridge is primary content when the classifier's probability reaches this. Chosen on
+    /// the training half of the gold sets (mean token F1 of the five sets: 0.5 → 0.856,
+    /// 0.6 → 0.859, 0.7 → 0.853; 0 = keep every ridge → 0.855).
+    pub min_probability: f64,
+    /// When no ridge reaches `min_probability`, keep the most probable one, and when a page has
+    /// no ridge at all (no cell above the peak threshold), take the stretch from its first to
+    /// its last cell scoring at least the mean as its ridge: by Definition 1 every page has a
+    /// primary content. Ours; the paper does not say.
+    pub keep_best_ridge: bool,
+    /// Training labels (`indexer eval train-mountain`): a ridge is primary when at least this
+    /// share of its tokens are in the page's gold text (bag intersection).
+    pub label_min_gold_share: f64,
+    /// Training: L2 penalty of the logistic regression (on standardised features).
+    pub l2: f64,
+    /// Training: passes of full-batch gradient descent.
+    pub epochs: usize,
+    /// Training: the gradient-descent step.
+    pub learning_rate: f64,
+}
+
+impl Default for MountainConfig {
+    fn default() -> Self {
+        MountainConfig {
+            model: String::new(),
+            alpha: 0.5,
+            beta: -0.5,
+            gamma_latin: 75.0,
+            gamma_cjk: 12.0,
+            cjk_share: 0.3,
+            punctuation: ".,;:!?。，；：！？、".to_string(),
+            full_stops: ".!?。！？".to_string(),
+            smoothing_window: 5,
+            blank_cell_code: 200.0,
+            span_window: 5,
+            peak_factor: 3.0,
+            min_probability: 0.6,
+            keep_best_ridge: true,
+            label_min_gold_share: 0.5,
+            l2: 0.001,
+            epochs: 2000,
+            learning_rate: 0.5,
+        }
+    }
+}
+
 /// The aggressive stop-word list learned from document frequency (§3.2).
 #[derive(Debug, Clone, Serialize, Deserialize, PartialEq)]
 #[serde(default, deny_unknown_fields)]
@@ -607,6 +688,13 @@ impl Config {
         }
         if !(0.0..=1.0).contains(&self.pab.max_outer_link_share) {
             return Err(format!("pab.max_outer_link_share must be in 0..=1, got {}", self.pab.max_outer_link_share));
+        }
+        let m = &self.mountain;
+        if m.smoothing_window == 0 || m.gamma_latin <= 0.0 || m.gamma_cjk <= 0.0 || m.blank_cell_code <= 0.0 {
+            return Err("mountain: smoothing_window must be at least 1; gammas and blank_cell_code positive".into());
+        }
+        if !(0.0..=1.0).contains(&m.min_probability) || !(0.0..=1.0).contains(&m.label_min_gold_share) {
+            return Err("mountain: min_probability and label_min_gold_share must be in 0..=1".into());
         }
         let c = &self.classify;
         if crate::classify::Algorithm::from_name(&c.algorithm).is_none() {

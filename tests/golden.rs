@@ -7,6 +7,7 @@
 //! - `clean/<case>/topic-sst.txt`: the `sst` cleaner on the lone page (a site of one page:
 //!   the `docview` fallback), and `sites/<site>/topic-sst/<page>.txt`: the `sst` cleaner on
 //!   each page of a small site after learning its style tree from all of them;
+//! - `clean/<case>/topic-mountain.txt`: the topic content of the Mountain Model cleaner;
 //! - `docview/<case>/docview.json`: the DocView record (§6).
 //!
 //! `UPDATE_GOLDEN=1 cargo test --test golden` rewrites them.
@@ -73,7 +74,11 @@ fn topic_content_matches_its_golden_files() {
                 );
             }
         }
-        for (kind, file) in [(CleanerKind::Satisfiable, "topic-satisfiable.txt"), (CleanerKind::Pab, "topic-pab.txt")] {
+        for (kind, file) in [
+            (CleanerKind::Satisfiable, "topic-satisfiable.txt"),
+            (CleanerKind::Pab, "topic-pab.txt"),
+            (CleanerKind::Mountain, "topic-mountain.txt"),
+        ] {
             let cleaner = Cleaner::new(kind, &config).unwrap();
             let content = cleaner.clean(&site_of(&page.url), &tree, &weights, &config);
             let text = format!("type: {}\n\n{}\n", content.page_type.as_str(), content.text(&tree));

@@ -8,6 +8,9 @@
 //!   found by a paragraph-score search (see [`topic_content`]), because pruning alone keeps
 //!   every text block of the template (copyright lines, teasers, disclaimers).
 //!
+//! - `mountain`: the Mountain Model of primary content (Bing et al. 2008), in
+//!   [`mountain_model`]: cells, ridges and a learned ridge classifier.
+//!
 //! The cleaners of the other papers each have a module of their own and are reached through
 //! [`Cleaner`], which every caller (build, extract, eval clean) uses: some learn before they
 //! clean (the site style tree needs a pass over each site's pages first). Per-page ones:
@@ -16,6 +19,7 @@
 
 mod block_weight;
 mod features;
+pub mod mountain_model;
 mod page_type;
 pub mod satisfiable_subtree;
 pub mod site_style_tree;
@@ -31,6 +35,7 @@ use std::sync::Arc;
 
 use crate::config::Config;
 use crate::tagtree::TagTree;
+use mountain_model::{RidgeModel, clean_mountain};
 use site_style_tree::SiteStyleTrees;
 
 /// The cleaners `--cleaner` can name.
@@ -44,10 +49,12 @@ pub enum CleanerKind {
     Pab,
     /// The Site Style Tree of Yi, Liu & Li ([`site_style_tree`]).
     SiteStyleTree,
+    /// The Mountain Model of Bing et al. ([`mountain_model`]).
+    Mountain,
 }
 
 impl CleanerKind {
-    pub const NAMES: &'static [&'static str] = &["docview", "docview-paper", "sst", "satisfiable", "pab"];
+    pub const NAMES: &'static [&'static str] = &["docview", "docview-paper", "sst", "satisfiable", "pab", "mountain"];
 
     pub fn from_name(name: &str) -> Option<CleanerKind> {
         match name {
@@ -56,6 +63,7 @@ impl CleanerKind {
             "satisfiable" => Some(CleanerKind::Satisfiable),
             "pab" => Some(CleanerKind::Pab),
             "sst" => Some(CleanerKind::SiteStyleTree),
+            "mountain" => Some(CleanerKind::Mountain),
             _ => None,
         }
     }
@@ -67,6 +75,7 @@ impl CleanerKind {
             CleanerKind::Satisfiable => "satisfiable",
             CleanerKind::Pab => "pab",
             CleanerKind::SiteStyleTree => "sst",
+            CleanerKind::Mountain => "mountain",
         }
     }
 }
@@ -94,16 +103,29 @@ pub struct Cleaner {
     kind: CleanerKind,
     /// The site style trees of the `sst` cleaner, shared between clones once learned.
     site_style_trees: Arc<SiteStyleTrees>,
+    /// The Mountain Model's ridge classifier (`mountain` only).
+    ridge_model: Option<Arc<RidgeModel>>,
 }
 
 impl Cleaner {
     pub fn new(kind: CleanerKind, config: &Config) -> Result<Cleaner, CleanerError> {
-        Ok(Cleaner { kind, site_style_trees: Arc::new(SiteStyleTrees::new(&config.sst)) })
+        let ridge_model = match kind {
+            CleanerKind::Mountain => {
+                let path = &config.mountain.model;
+                let model = RidgeModel::load(path).map_err(|e| CleanerError {
+                    path: if path.is_empty() { "built-in ridge model".into() } else { path.clone() },
+                    message: e.to_string(),
+                })?;
+                Some(Arc::new(model))
+            }
+            _ => None,
+        };
+        Ok(Cleaner { kind, site_style_trees: Arc::new(SiteStyleTrees::new(&config.sst)), ridge_model })
     }
 
     /// The default cleaner, which needs nothing to start.
     pub fn docview() -> Cleaner {
-        Cleaner { kind: CleanerKind::DocView, site_style_trees: Arc::default() }
+        Cleaner { kind: CleanerKind::DocView, site_style_trees: Arc::default(), ridge_model: None }
     }
 
     /// The cleaner named by `config.cleaning.cleaner`.
@@ -144,6 +166,12 @@ impl Cleaner {
         &self.site_style_trees
     }
 
+    /// The gold pages (`<set-name>/<stem>`) a learned model was trained on, which an
+    /// evaluation must leave out; empty for cleaners without one.
+    pub fn training_pages(&self) -> &[String] {
+        self.ridge_model.as_deref().map_or(&[], |m| m.training_pages.as_slice())
+    }
+
     /// The topic content of one page of `site`.
     pub fn clean(&self, site: &str, tree: &TagTree, weights: &BlockWeights, config: &Config) -> TopicContent {
         match self.kind {
@@ -162,6 +190,11 @@ impl Cleaner {
                 .site_style_trees
                 .clean(site, tree, config)
                 .unwrap_or_else(|| clean_page(tree, weights, CleanerKind::DocView, config)),
+            CleanerKind::Mountain => match &self.ridge_model {
+                Some(model) => clean_mountain(tree, model, config),
+                // Only `new` makes a mountain cleaner, and it always loads a model.
+                None => clean_page(tree, weights, CleanerKind::DocView, config),
+            },
         }
     }
 }

@@ -11,7 +11,7 @@
 //!   F1 comes from those two averages. Also the mean per-page F1 (0 for a page with an empty
 //!   output or gold), the number of empty outputs, and pages per second on one thread.
 
-use std::collections::HashMap;
+use std::collections::{HashMap, HashSet};
 use std::path::Path;
 use std::time::Instant;
 
@@ -85,6 +85,8 @@ pub struct CleanScore {
     pub mean_page_f1: f64,
     pub empty_outputs: usize,
     pub pages_per_second: f64,
+    /// Pages of the set left out because a learned model was trained on them.
+    pub held_out_excluded: usize,
 }
 
 /// Aggregates page scores as the module documentation says.
@@ -104,6 +106,7 @@ pub fn aggregate(cleaner: &str, pages: &[PageScore], seconds: f64) -> CleanScore
         mean_page_f1: mean(pages.iter().map(PageScore::f1).collect()),
         empty_outputs: pages.len() - with_output.len(),
         pages_per_second: pages.len() as f64 / seconds.max(1e-9),
+        held_out_excluded: 0,
     }
 }
 
@@ -191,14 +194,30 @@ fn read_meta_urls(path: &Path) -> HashMap<String, String> {
 
 /// Scores `cleaner` on a gold set. Pages are cleaned one after the other on one thread, for
 /// pages per second; a cleaner that learns per site first observes every page of the set
-/// (that pass is timed too).
+/// (that pass is timed too). Pages a learned model of the cleaner was trained on are left out.
 pub fn evaluate_cleaner(set: &GoldSet, cleaner: CleanerKind) -> Result<CleanScore, CleanEvalError> {
+    evaluate_cleaner_held_out(set, cleaner, &[])
+}
+
+/// [`evaluate_cleaner`], also leaving out the training pages of the cleaners `held_out_of`,
+/// so that cleaners compare on the same held-out pages.
+pub fn evaluate_cleaner_held_out(
+    set: &GoldSet,
+    cleaner: CleanerKind,
+    held_out_of: &[CleanerKind],
+) -> Result<CleanScore, CleanEvalError> {
     let mut config = Config::default();
     config.cleaning.cleaner = cleaner.name().to_string();
     let stop_words = StopWords::generic();
     let mut ctx = PageContext::new(&config, &stop_words);
-    let raw: Vec<RawPage> = set
-        .pages
+    let cleaner_error = |e: crate::clean::CleanerError| CleanEvalError { path: e.path, message: e.message };
+    let mut trained_on: HashSet<String> = HashSet::new();
+    for kind in std::iter::once(&cleaner).chain(held_out_of) {
+        trained_on.extend(Cleaner::new(*kind, &config).map_err(cleaner_error)?.training_pages().iter().cloned());
+    }
+    let pages: Vec<&GoldPage> =
+        set.pages.iter().filter(|page| !trained_on.contains(&format!("{}/{}", set.name, page.stem))).collect();
+    let raw: Vec<RawPage> = pages
         .iter()
         .map(|page| RawPage {
             url: page.url.clone(),
@@ -208,8 +227,7 @@ pub fn evaluate_cleaner(set: &GoldSet, cleaner: CleanerKind) -> Result<CleanScor
         })
         .collect();
     let started = Instant::now();
-    ctx.cleaner = Cleaner::new(cleaner, &config)
-        .map_err(|e| CleanEvalError { path: e.path.clone(), message: e.message.clone() })?;
+    ctx.cleaner = Cleaner::new(cleaner, &config).map_err(cleaner_error)?;
     if ctx.cleaner.learns_from_sites() {
         for page in &raw {
             let (tree, _) = ctx.tag_tree(page);
@@ -228,10 +246,12 @@ pub fn evaluate_cleaner(set: &GoldSet, cleaner: CleanerKind) -> Result<CleanScor
     let seconds = started.elapsed().as_secs_f64();
     let scores: Vec<PageScore> = outputs
         .iter()
-        .zip(&set.pages)
+        .zip(&pages)
         .map(|(out, page)| PageScore::new(&score_tokens(out), &score_tokens(&page.gold)))
         .collect();
-    Ok(aggregate(cleaner.name(), &scores, seconds))
+    let mut score = aggregate(cleaner.name(), &scores, seconds);
+    score.held_out_excluded = set.pages.len() - pages.len();
+    Ok(score)
 }
 
 #[cfg(test)]

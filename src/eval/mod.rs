@@ -9,6 +9,7 @@ pub mod report;
 pub mod run;
 pub mod score;
 pub mod stats;
+pub mod train_mountain;
 
 /// Makes the relative `paths` of an evaluation config relative to the config file itself,
 /// so a config works from any working directory.
