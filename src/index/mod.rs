@@ -8,7 +8,7 @@ mod schema;
 mod writer;
 
 pub use analyzer::{DocViewTokenizer, TOKENIZER_NAME, register_tokenizers};
-pub use publish::{BuildOutput, CURRENT_LINK, current_build, publish_build, start_build};
+pub use publish::{BuildOutput, CURRENT_LINK, current_build, publish_build, start_append, start_build};
 pub use schema::{FieldSource, IndexKind, IndexSchema, SchemaError};
 pub use writer::{IndexSet, PageDocument};
 
@@ -23,4 +23,6 @@ pub enum IndexError {
     Io { path: String, source: std::io::Error },
     #[error("no build in {dir}: run `indexer build <INPUT> --dir {dir}` first")]
     NoBuild { dir: String },
+    #[error("index {path} has another schema than index-schema/{name}.json: rebuild it without --append")]
+    SchemaChanged { path: String, name: String },
 }

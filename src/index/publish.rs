@@ -50,6 +50,54 @@ pub fn start_build(dir: &Path) -> Result<BuildOutput, IndexError> {
     Ok(BuildOutput { dir: dir.to_path_buf(), staging, id })
 }
 
+/// Starts a build that adds pages to the published build of `dir`: a new staging folder
+/// holding a copy of it. The index segments, which Tantivy never changes once written, are
+/// hard links (a copy where the file system has none); every other file is copied, so
+/// appending to the copy leaves the published build as it was. Returns the staging build and
+/// the published folder it copies.
+pub fn start_append(dir: &Path) -> Result<(BuildOutput, PathBuf), IndexError> {
+    let previous = current_build(dir)?;
+    let output = start_build(dir)?;
+    copy_build(&previous, &output.staging)?;
+    Ok((output, previous))
+}
+
+fn copy_build(from: &Path, to: &Path) -> Result<(), IndexError> {
+    let entries = std::fs::read_dir(from).map_err(io_error(from))?;
+    for entry in entries {
+        let entry = entry.map_err(io_error(from))?;
+        let source = entry.path();
+        let target = to.join(entry.file_name());
+        let name = entry.file_name().to_string_lossy().to_string();
+        if source.is_dir() {
+            std::fs::create_dir_all(&target).map_err(io_error(&target))?;
+            copy_index(&source, &target)?;
+        } else if !name.starts_with(TMP_PREFIX) {
+            std::fs::copy(&source, &target).map_err(io_error(&target))?;
+        }
+    }
+    Ok(())
+}
+
+/// Tantivy's lock files are left out: the writer creates its own, and a hard link would share
+/// the published build's lock.
+fn copy_index(from: &Path, to: &Path) -> Result<(), IndexError> {
+    let entries = std::fs::read_dir(from).map_err(io_error(from))?;
+    for entry in entries {
+        let entry = entry.map_err(io_error(from))?;
+        let name = entry.file_name().to_string_lossy().to_string();
+        let (source, target) = (entry.path(), to.join(entry.file_name()));
+        if name.ends_with(".lock") || !source.is_file() {
+            continue;
+        }
+        let linked = !name.ends_with(".json") && std::fs::hard_link(&source, &target).is_ok();
+        if !linked {
+            std::fs::copy(&source, &target).map_err(io_error(&target))?;
+        }
+    }
+    Ok(())
+}
+
 /// Publishes a finished build: it becomes `current`, and the builds before it are removed.
 /// Returns the published folder.
 pub fn publish_build(build: BuildOutput) -> Result<PathBuf, IndexError> {
