@@ -351,7 +351,9 @@ fn write_build(
         Ok::<(), BuildError>(())
     })?;
 
-    if summary.pages_indexed == 0 {
+    // An append that adds no page still records what it read (replicas, skipped pages) over
+    // a collection that has pages; a new build of nothing would publish an empty collection.
+    if summary.pages_indexed == 0 && !append {
         return Err(BuildError::NothingIndexed { read: summary.pages_read });
     }
     files.finish(staging)?;
