@@ -222,7 +222,7 @@ fn append_adds_pages_and_drops_replicas_of_pages_already_indexed() {
     assert!(!search("qubit chip", dir.path()).contains("mirror.example"));
 
     // Appending the same batch again: every page is now a URL read before.
-    let again = json(&run(&["build", "--quiet", "--json", "--append", path_str(batch.path()), "--dir", d], 0).as_str());
+    let again = json(&run(&["build", "--quiet", "--json", "--append", path_str(batch.path()), "--dir", d], 0));
     assert_eq!(again["appended"]["skipped"], 4);
     assert_eq!(again["pages_indexed"], summary["pages_indexed"]);
 }
