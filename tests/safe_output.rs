@@ -97,11 +97,8 @@ fn a_build_killed_part_way_leaves_the_previous_build_searchable() {
         if now == first { "nothing (the first build is current)" } else { "a new build (the kill came late)" }
     );
 
-    // Either the kill landed before the switch and the first build is still current, or the
-    // second build finished; never a half-written build.
-    if now != first {
-        assert!(status.success(), "a new build was published, but the build did not finish: {status:?}");
-    }
+    // Either the kill landed before the switch and the first build is still current, or after
+    // it and the second build is; never a half-written build.
     assert!(now.join("summary.json").is_file(), "the published build is incomplete: {}", now.display());
     for (query, answer) in QUERIES.iter().zip(&answers) {
         assert_eq!(&search(query, dir.path()), answer, "{query}");
@@ -109,7 +106,7 @@ fn a_build_killed_part_way_leaves_the_previous_build_searchable() {
 
     // A leftover staging folder does not get in the way of the next build, which removes it.
     let leftovers = staging_folders(dir.path());
-    if now == first {
+    if saw_staging && now == first {
         assert!(!leftovers.is_empty(), "a killed build leaves its staging folder");
     }
     run(&["build", "--quiet", path_str(&corpus), "--dir", path_str(dir.path()), "--config", path_str(&config)], 0);

@@ -37,7 +37,7 @@ use crate::index::{
 use crate::input::{ByteCounter, InputError, InputEvent, RawPage, SkipReason, Skipped, Source};
 use crate::replicas::{
     ReplicaDetector, ReplicaKind, SEEN_URLS_FILE, SIGNATURES_FILE, SeenUrls, SignatureWriter, StoreError, Verdict,
-    load_detector,
+    check_settings, load_detector,
 };
 use crate::text::StopWords;
 
@@ -122,6 +122,9 @@ pub fn build_with_mode(
             Err(e) => return Err(e.into()),
         },
     };
+    if let Some(published) = &earlier {
+        check_appendable(published, config)?;
+    }
     // An append keeps the stop-word list of the build it adds to: the abstracts and keywords
     // of old and new pages are then made alike, and the index terms agree.
     let stop_words = match &earlier {
@@ -148,7 +151,7 @@ pub fn build_with_mode(
     let (output, earlier_summary) = match &earlier {
         Some(published) => {
             let earlier_summary = read_summary(published)?;
-            (start_append(dir)?.0, Some(earlier_summary))
+            (start_append(dir, published)?, Some(earlier_summary))
         }
         None => (start_build(dir)?, None),
     };
@@ -210,14 +213,6 @@ impl BuildFiles {
         let signatures_path = staging.join(SIGNATURES_FILE);
         let seen_path = staging.join(SEEN_URLS_FILE);
         let (indexes, detector, signatures, seen_urls) = if append {
-            for path in [&signatures_path, &seen_path] {
-                if !path.is_file() {
-                    return Err(BuildError::NotAppendable {
-                        path: path.display().to_string(),
-                        reason: "the build has no saved replica signatures (made by an older indexer)".into(),
-                    });
-                }
-            }
             let detector = load_detector(&signatures_path, ctx.signer.kind(), &config.replicas)?;
             (
                 IndexSet::open(staging, memory, threads)?,
@@ -364,6 +359,20 @@ fn write_build(
     std::fs::write(staging.join("config.toml"), config.to_toml()).map_err(write_error("config.toml"))?;
     summary.input_bytes = counter.get();
     Ok(summary)
+}
+
+/// Refuses early (before any pass over the input) a build that cannot be appended to.
+fn check_appendable(published: &Path, config: &Config) -> Result<(), BuildError> {
+    for name in [SIGNATURES_FILE, SEEN_URLS_FILE] {
+        let path = published.join(name);
+        if !path.is_file() {
+            return Err(BuildError::NotAppendable {
+                path: path.display().to_string(),
+                reason: "the build has no saved replica signatures (made by an older indexer)".into(),
+            });
+        }
+    }
+    Ok(check_settings(&published.join(SIGNATURES_FILE), &config.replicas)?)
 }
 
 /// The stop words a published build learned.

@@ -22,7 +22,9 @@ use crate::config::ReplicaConfig;
 
 pub use fingerprint::{Fingerprint, exact_fingerprint, keyword_fingerprint, to_hex};
 pub use signature::{DetectorKind, NearSignature, Signer, shingles};
-pub use store::{SEEN_URLS_FILE, SIGNATURES_FILE, SeenUrls, SignatureWriter, StoreError, load_detector};
+pub use store::{
+    SEEN_URLS_FILE, SIGNATURES_FILE, SeenUrls, SignatureWriter, StoreError, check_settings, load_detector,
+};
 
 /// How a removed page relates to the kept one.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, Serialize)]

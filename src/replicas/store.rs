@@ -120,24 +120,39 @@ impl SignatureWriter {
     }
 }
 
-/// A detector that knows every page of `signatures.bin`, for new pages signed with `config`.
-pub fn load_detector(path: &Path, kind: DetectorKind, config: &ReplicaConfig) -> Result<ReplicaDetector, StoreError> {
+/// Checks that the signatures in `path` were made with `config`, before anything is copied.
+pub fn check_settings(path: &Path, config: &ReplicaConfig) -> Result<(), StoreError> {
     let file = File::open(path).map_err(io_error(path))?;
-    let mut input = BufReader::new(file);
-    let corrupt = |message: String| StoreError::Corrupt { path: path.display().to_string(), message };
+    read_header(&mut BufReader::new(file), path, config)
+}
+
+/// Reads the header line and compares its settings with `config`.
+fn read_header(input: &mut impl BufRead, path: &Path, config: &ReplicaConfig) -> Result<(), StoreError> {
     let mut header = String::new();
     input.read_line(&mut header).map_err(io_error(path))?;
     let built = header
         .strip_prefix(MAGIC)
         .and_then(|rest| rest.trim().strip_prefix(&format!("{FORMAT} ")))
         .and_then(|json| serde_json::from_str::<Header>(json).ok())
-        .ok_or_else(|| corrupt(format!("not a signature file of format {FORMAT}")))?;
+        .ok_or_else(|| StoreError::Corrupt {
+            path: path.display().to_string(),
+            message: format!("not a signature file of format {FORMAT}"),
+        })?;
     if built.replicas != *config {
         return Err(StoreError::Settings {
             path: path.display().to_string(),
             built: format!("detector {}", built.replicas.detector),
         });
     }
+    Ok(())
+}
+
+/// A detector that knows every page of `signatures.bin`, for new pages signed with `config`.
+pub fn load_detector(path: &Path, kind: DetectorKind, config: &ReplicaConfig) -> Result<ReplicaDetector, StoreError> {
+    let file = File::open(path).map_err(io_error(path))?;
+    let mut input = BufReader::new(file);
+    let corrupt = |message: String| StoreError::Corrupt { path: path.display().to_string(), message };
+    read_header(&mut input, path, config)?;
     let mut detector = ReplicaDetector::new(kind, config);
     let mut record = 0usize;
     while let Some(url_len) = read_u32_or_end(&mut input).map_err(io_error(path))? {
