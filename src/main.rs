@@ -86,7 +86,8 @@ enum Command {
         DIR/current to it when everything succeeded: a failed or interrupted build leaves \
         the previous one searchable. A build folder holds docview.jsonl, replicas.tsv \
         (removed<TAB>kept<TAB>exact|near), skipped.tsv, summary.json, the learned stop \
-        words, the effective config, and the indexes abstract/ and fulltext/.\n\n\
+        words, the effective config, the replica signatures and URL digests that --append \
+        reads (signatures.bin, seen-urls.bin), and the indexes abstract/ and fulltext/.\n\n\
         Bad pages are skipped with a one-line message naming the page and the reason; the \
         build goes on.")]
     Build(BuildArgs),
