@@ -20,6 +20,8 @@
 //! - [`index`]: the abstract and full-text Tantivy indexes, published atomically.
 //! - [`search`] and [`eval`]: BM25 search (abstract, full-text, tiered) and TREC evaluation.
 //! - [`build`]: the streaming, parallel pipeline behind `indexer build`.
+//! - [`shards`]: beyond one machine: replicas joined across shard builds.
+//! - [`export`]: a build's index documents as JSON Lines, for Quickwit.
 //!
 //! Every parameter lives in [`config::Config`].
 
@@ -30,9 +32,11 @@ pub mod config;
 pub mod decode;
 pub mod docview;
 pub mod eval;
+pub mod export;
 pub mod index;
 pub mod input;
 pub mod replicas;
 pub mod search;
+pub mod shards;
 pub mod tagtree;
 pub mod text;

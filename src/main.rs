@@ -23,7 +23,7 @@ use indexer::eval::run::{read_topics, run_topics};
 use indexer::eval::score::{EvalOptions, Qrels, Run, evaluate};
 use indexer::eval::stats::index_statistics;
 use indexer::input::{SkipReason, Skipped};
-use indexer::search::{Collection, IndexChoice};
+use indexer::search::{Collection, IndexChoice, Shards};
 
 const DEFAULT_DIR: &str = "indexer-data";
 
@@ -91,6 +91,16 @@ enum Command {
         Bad pages are skipped with a one-line message naming the page and the reason; the \
         build goes on.")]
     Build(BuildArgs),
+    /// Write the topic content of each page as a text file (no indexes).
+    #[command(long_about = "Write the topic content of each page as a text file, with the \
+        same cleaner a build uses, and nothing else: no indexes, no replica removal.\n\n\
+        Pages from a folder are written as OUT/<stem>.txt after their file (page.html -> \
+        page.txt; -2, -3 ... when two files share a stem); pages from WARC and JSON Lines \
+        files are numbered in input order (000001.txt). OUT/manifest.tsv maps each file to \
+        its URL, page type and origin. A page with no topic content gets an empty file; a \
+        record that cannot be read is reported and skipped.\n\n\
+        Example: indexer extract ../shared/data/zh-wced/html --out /tmp/zh --cleaner docview")]
+    Extract(ExtractArgs),
     /// Search a build (BM25) and print ranked results.
     #[command(long_about = "Search a build and print ranked results: rank, score, URL, title \
         and a snippet of the abstract.\n\n\
@@ -98,7 +108,14 @@ enum Command {
         stemmed, and matched as a bag of words with BM25. --index abstract searches titles, \
         keywords and abstracts (precise); fulltext searches all visible text of the raw \
         pages (the paper's baseline); tiered answers from the abstract index first and fills \
-        the rest from the full-text index.\n\nExit code 1 when nothing matched.")]
+        the rest from the full-text index.\n\n\
+        Shards: give --dir several times to search shard builds as one collection. Every \
+        shard is scored with the document counts, document frequencies and field lengths \
+        summed over all shards, so the ranking is that of one build over all their pages \
+        (run `indexer replicas merge` first to drop replicas across shards). Each result \
+        names its shard.\n\n\
+        Example: indexer search \"sodium battery\" --dir shards/a --dir shards/b\n\n\
+        Exit code 1 when nothing matched.")]
     Search(SearchArgs),
     /// Evaluate: write TREC runs, score them like trec_eval.
     #[command(subcommand)]
@@ -106,6 +123,20 @@ enum Command {
     /// Content classification: train a model, evaluate on the public sets.
     #[command(subcommand)]
     Classify(ClassifyCommand),
+    /// Export a build's index documents as JSON Lines (for Quickwit).
+    #[command(long_about = "Export the documents of one index of a build as JSON Lines, one \
+        object per page with the fields of index-schema/<index>.json under the same names: for \
+        ingestion by Quickwit with the index configs index-schema/quickwit/<index>.json.\n\n\
+        The full-text index's body (the raw pages' visible text) is not kept by a build: give \
+        the build's inputs with --input to export it; they are read again and each page the \
+        build kept is written with its visible text.\n\n\
+        Example:\n  indexer export --dir /tmp/sample --format jsonl > abstract.jsonl\n  \
+        quickwit index create --index-config index-schema/quickwit/abstract.json\n  \
+        quickwit index ingest --index docview-abstract --input-path abstract.jsonl")]
+    Export(ExportArgs),
+    /// Shard builds: remove the replicas between them.
+    #[command(subcommand)]
+    Replicas(ReplicasCommand),
     /// Show what the pipeline makes of one page: tag tree, topic content, DocView record.
     Inspect(InspectArgs),
     /// Print the default configuration as TOML (every parameter, documented in the code).
@@ -160,11 +191,35 @@ struct BuildArgs {
 }
 
 #[derive(Args)]
+struct ExtractArgs {
+    /// Folders of pages, WARC files, or JSON Lines files.
+    #[arg(required = true, value_name = "INPUT")]
+    inputs: Vec<PathBuf>,
+    /// The folder the text files go to (created if missing; files in it are overwritten).
+    #[arg(long, value_name = "DIR")]
+    out: PathBuf,
+    /// A TOML file overriding any parameter (see `indexer config`).
+    #[arg(long, value_name = "FILE")]
+    config: Option<PathBuf>,
+    /// The page cleaner.
+    #[arg(long, value_parser = clap::builder::PossibleValuesParser::new(CleanerKind::NAMES))]
+    cleaner: Option<String>,
+    /// Print the summary as JSON on stdout.
+    #[arg(long)]
+    json: bool,
+    /// No per-page messages (the summary is still printed).
+    #[arg(long, short)]
+    quiet: bool,
+}
+
+#[derive(Args)]
 struct SearchArgs {
     /// The query.
     query: String,
-    #[command(flatten)]
-    dir: DirArg,
+    /// The build folder; give --dir several times to search shard builds together, scored
+    /// with their summed collection statistics and merged by score.
+    #[arg(long, default_value = DEFAULT_DIR, value_name = "DIR")]
+    dir: Vec<PathBuf>,
     /// Which index answers.
     #[arg(long, default_value = "abstract", value_parser = clap::builder::PossibleValuesParser::new(IndexChoice::NAMES))]
     index: String,
@@ -175,6 +230,55 @@ struct SearchArgs {
     #[arg(long, value_name = "CODE")]
     category: Option<String>,
     /// One JSON object per result (JSON Lines).
+    #[arg(long)]
+    json: bool,
+}
+
+#[derive(Args)]
+struct ExportArgs {
+    #[command(flatten)]
+    dir: DirArg,
+    /// The output format.
+    #[arg(long, default_value = "jsonl", value_parser = clap::builder::PossibleValuesParser::new(["jsonl"]))]
+    format: String,
+    /// Which index's documents.
+    #[arg(long, default_value = "abstract", value_parser = clap::builder::PossibleValuesParser::new(["abstract", "fulltext"]))]
+    index: String,
+    /// The build's inputs (needed for --index fulltext); repeatable.
+    #[arg(long, value_name = "INPUT")]
+    input: Vec<PathBuf>,
+    /// Write to this file instead of stdout.
+    #[arg(long, short, value_name = "FILE")]
+    out: Option<PathBuf>,
+}
+
+#[derive(Subcommand)]
+enum ReplicasCommand {
+    /// Join replicas across shard builds; later copies are removed from their shards.
+    #[command(long_about = "Join replicas across shard builds (built separately with `indexer \
+        build`, for example one per machine). Every DocView record is looked up among the pages \
+        of the shards before it: the same URL, the same exact-copy MD5 (title and topic \
+        content), or the same 16-byte keyword fingerprint (§5, topic pages). The first shard \
+        given keeps a page; a later copy is deleted from both indexes of its shard and from its \
+        docview.jsonl, and listed in its replicas-global.tsv (removed<TAB>kept<TAB>url|exact|\
+        near<TAB>kept shard). A changed shard gets a new build, published atomically once every \
+        changed shard is ready: a merge that fails leaves every shard searchable as it was.\n\n\
+        Prints one line per removed page (removed, kept, kind, removed shard, kept shard), or \
+        JSON Lines with --json.\n\n\
+        Example:\n  indexer replicas merge --dir shards/a --dir shards/b\n  \
+        indexer search \"sodium battery\" --dir shards/a --dir shards/b")]
+    Merge(ReplicasMergeArgs),
+}
+
+#[derive(Args)]
+struct ReplicasMergeArgs {
+    /// A shard's build folder; give one per shard, earlier shards keep their pages.
+    #[arg(long, required = true, value_name = "DIR")]
+    dir: Vec<PathBuf>,
+    /// List the replicas without removing them.
+    #[arg(long)]
+    dry_run: bool,
+    /// One JSON object per removed page (JSON Lines), then one per shard.
     #[arg(long)]
     json: bool,
 }
@@ -220,18 +324,32 @@ enum EvalCommand {
 
 #[derive(Args)]
 struct EvalCleanArgs {
-    /// Folder of pages.
-    #[arg(long, value_name = "DIR")]
-    html: PathBuf,
+    /// Folder of pages (one gold set; or use --config).
+    #[arg(long, value_name = "DIR", requires = "gold", conflicts_with = "config")]
+    html: Option<PathBuf>,
     /// Folder of gold texts (<stem>.txt).
-    #[arg(long, value_name = "DIR")]
-    gold: PathBuf,
+    #[arg(long, value_name = "DIR", requires = "html")]
+    gold: Option<PathBuf>,
+    /// The gold sets and reference figures of the cleaning table (eval/cleaning.toml); writes
+    /// the report (markdown, JSON, chart).
+    #[arg(long, value_name = "FILE")]
+    config: Option<PathBuf>,
+    /// Only these sets of the config (comma-separated names).
+    #[arg(long, value_name = "NAMES", value_delimiter = ',', requires = "config")]
+    sets: Vec<String>,
+    /// At most this many pages per set (the first by file name): a short run.
+    #[arg(long, value_name = "N")]
+    max_pages: Option<usize>,
+    /// Where the report goes [default: the config's `report`].
+    #[arg(long, value_name = "DIR", requires = "config")]
+    report: Option<PathBuf>,
     /// The cleaner to score.
     #[arg(long, default_value = "docview", value_parser = clap::builder::PossibleValuesParser::new(CleanerKind::NAMES))]
     cleaner: String,
     /// Score every cleaner.
     #[arg(long)]
     all: bool,
+    /// One JSON object per cleaner and set (JSON Lines).
     #[arg(long)]
     json: bool,
 }
@@ -462,6 +580,7 @@ fn is_broken_pipe(error: &anyhow::Error) -> bool {
 fn run(cli: Cli) -> Result<ExitCode> {
     match cli.command {
         Command::Build(args) => build_command(args),
+        Command::Extract(args) => extract_command(args),
         Command::Search(args) => search_command(args),
         Command::Eval(EvalCommand::Run(args)) => eval_run_command(args),
         Command::Eval(EvalCommand::Score(args)) => eval_score_command(args),
@@ -473,6 +592,8 @@ fn run(cli: Cli) -> Result<ExitCode> {
         Command::Classify(ClassifyCommand::Train(args)) => classify_train_command(args),
         Command::Classify(ClassifyCommand::Eval(args)) => classify_eval_command(args),
         Command::Classify(ClassifyCommand::Text(args)) => classify_text_command(args),
+        Command::Replicas(ReplicasCommand::Merge(args)) => replicas_merge_command(args),
+        Command::Export(args) => export_command(args),
         Command::Inspect(args) => inspect_command(args),
         Command::Config => {
             out!("{}", Config::default().to_toml());
@@ -584,14 +705,43 @@ fn build_command(args: BuildArgs) -> Result<ExitCode> {
     Ok(ExitCode::SUCCESS)
 }
 
+fn extract_command(args: ExtractArgs) -> Result<ExitCode> {
+    let mut config = load_config(args.config.as_deref())?;
+    if let Some(cleaner) = args.cleaner {
+        config.cleaning.cleaner = cleaner;
+    }
+    let observer = CliObserver { bar: None, quiet: args.quiet, shown: Mutex::new(HashMap::new()) };
+    let summary = indexer::build::extract(&args.inputs, &args.out, &config, &observer)?;
+    if args.json {
+        outln!("{}", serde_json::to_string(&summary)?);
+    } else {
+        let skipped: usize = summary.skipped.values().sum();
+        let reasons: Vec<String> = summary.skipped.iter().map(|(r, n)| format!("{r} {n}")).collect();
+        outln!(
+            "{} pages read, {} files written to {} ({} with no topic content), {} skipped{}; cleaner {}, {:.1} s",
+            summary.pages_read,
+            summary.files_written,
+            args.out.display(),
+            summary.empty,
+            skipped,
+            if reasons.is_empty() { String::new() } else { format!(" ({})", reasons.join(", ")) },
+            summary.cleaner,
+            summary.elapsed_seconds
+        );
+    }
+    Ok(ExitCode::SUCCESS)
+}
+
 fn index_choice(name: &str) -> IndexChoice {
     IndexChoice::from_name(name).unwrap_or(IndexChoice::Abstract)
 }
 
 fn search_command(args: SearchArgs) -> Result<ExitCode> {
-    let collection = Collection::open(&args.dir.dir)?;
-    let hits =
-        collection.search_in_category(&args.query, index_choice(&args.index), args.limit, args.category.as_deref())?;
+    let (choice, category) = (index_choice(&args.index), args.category.as_deref());
+    let hits = match args.dir.as_slice() {
+        [dir] => Collection::open(dir)?.search_in_category(&args.query, choice, args.limit, category)?,
+        dirs => Shards::open(dirs)?.search_in_category(&args.query, choice, args.limit, category)?,
+    };
     let stdout = std::io::stdout();
     let mut out = stdout.lock();
     for hit in &hits {
@@ -599,8 +749,12 @@ fn search_command(args: SearchArgs) -> Result<ExitCode> {
             writeln!(out, "{}", serde_json::to_string(hit)?)?;
         } else {
             match &hit.category {
-                Some(code) => writeln!(out, "{:>3}. {:<8.3} {}  [{code}]", hit.rank, hit.score, hit.url)?,
-                None => writeln!(out, "{:>3}. {:<8.3} {}", hit.rank, hit.score, hit.url)?,
+                Some(code) => write!(out, "{:>3}. {:<8.3} {}  [{code}]", hit.rank, hit.score, hit.url)?,
+                None => write!(out, "{:>3}. {:<8.3} {}", hit.rank, hit.score, hit.url)?,
+            }
+            match &hit.shard {
+                Some(shard) => writeln!(out, "  ({shard})")?,
+                None => writeln!(out)?,
             }
             if !hit.title.is_empty() {
                 writeln!(out, "     {}", hit.title)?;
@@ -772,25 +926,83 @@ fn eval_stats_command(args: EvalStatsArgs) -> Result<ExitCode> {
 
 fn eval_clean_command(args: EvalCleanArgs) -> Result<ExitCode> {
     use indexer::eval::clean::{GoldSet, evaluate_cleaner};
-    let set = GoldSet::open(&args.html, &args.gold)?;
+    use indexer::eval::clean_report::{
+        CleaningCell, CleaningEvalConfig, CleaningReport, GoldSetConfig, write_cleaning_report,
+    };
     let cleaners: Vec<&str> = if args.all { CleanerKind::NAMES.to_vec() } else { vec![args.cleaner.as_str()] };
-    for name in cleaners {
-        let kind = CleanerKind::from_name(name).context("unknown cleaner")?;
-        let score = evaluate_cleaner(&set, kind)?;
-        if args.json {
-            outln!("{}", serde_json::to_string(&score)?);
-        } else {
-            outln!(
-                "{:<14} pages {:>4}  P {:.3}  R {:.3}  F1 {:.3}  mean page F1 {:.3}  empty {:>3}  {:.0} pages/s",
-                score.cleaner,
-                score.pages,
-                score.precision,
-                score.recall,
-                score.f1,
-                score.mean_page_f1,
-                score.empty_outputs,
-                score.pages_per_second
-            );
+    let config = args.config.as_deref().map(CleaningEvalConfig::from_file).transpose()?;
+    let sets: Vec<GoldSetConfig> = match (&config, &args.html, &args.gold) {
+        (Some(config), _, _) => {
+            let unknown: Vec<&String> =
+                args.sets.iter().filter(|name| !config.sets.iter().any(|s| &s.name == *name)).collect();
+            if !unknown.is_empty() {
+                bail!(
+                    "--sets: no set named {unknown:?} in the config; it has {:?}",
+                    config.sets.iter().map(|s| &s.name).collect::<Vec<_>>()
+                );
+            }
+            config.sets.iter().filter(|s| args.sets.is_empty() || args.sets.contains(&s.name)).cloned().collect()
+        }
+        (None, Some(html), Some(gold)) => {
+            vec![GoldSetConfig { name: html.display().to_string(), html: html.clone(), gold: gold.clone() }]
+        }
+        _ => bail!("give --html DIR --gold DIR, or --config eval/cleaning.toml"),
+    };
+    let mut cells = Vec::new();
+    for set_config in &sets {
+        let mut set = GoldSet::open(&set_config.html, &set_config.gold)?;
+        if let Some(n) = args.max_pages {
+            set.pages.truncate(n);
+        }
+        for name in &cleaners {
+            let kind = CleanerKind::from_name(name).context("unknown cleaner")?;
+            let score = evaluate_cleaner(&set, kind)?;
+            if args.json {
+                outln!("{}", serde_json::json!({"set": set_config.name, "score": score}));
+            } else {
+                outln!(
+                    "{:<12} {:<14} pages {:>4}  P {:.3}  R {:.3}  F1 {:.3}  mean page F1 {:.3}  empty {:>3}  {:.0} pages/s",
+                    if config.is_some() { set_config.name.as_str() } else { "" },
+                    score.cleaner,
+                    score.pages,
+                    score.precision,
+                    score.recall,
+                    score.f1,
+                    score.mean_page_f1,
+                    score.empty_outputs,
+                    score.pages_per_second
+                );
+            }
+            cells.push(CleaningCell { set: set_config.name.clone(), score });
+        }
+    }
+    if let Some(config) = config {
+        // References are given for the config's full list of sets; keep the columns in step.
+        let positions: Vec<usize> =
+            sets.iter().filter_map(|s| config.sets.iter().position(|c| c.name == s.name)).collect();
+        let references = config
+            .references
+            .iter()
+            .map(|r| {
+                let mut r = r.clone();
+                r.f1 = positions.iter().filter_map(|&i| r.f1.get(i).copied()).collect();
+                r
+            })
+            .collect();
+        let report = CleaningReport {
+            sets: sets.iter().map(|s| s.name.clone()).collect(),
+            cleaners: cleaners.iter().map(|c| c.to_string()).collect(),
+            cells,
+            max_pages: args.max_pages,
+            reference_note: config.reference_note.clone(),
+            references,
+        };
+        let out = args.report.unwrap_or(config.report);
+        let command = std::env::args().map(|a| if a.contains(' ') { format!("{a:?}") } else { a }).collect::<Vec<_>>();
+        let command = format!("indexer {}", command.get(1..).unwrap_or_default().join(" "));
+        write_cleaning_report(&report, &out, &command)?;
+        if !args.json {
+            outln!("report written to {}", out.display());
         }
     }
     Ok(ExitCode::SUCCESS)
@@ -961,6 +1173,63 @@ fn inspect_command(args: InspectArgs) -> Result<ExitCode> {
     match process_page(raw, &ctx) {
         Ok(page) => outln!("{}", serde_json::to_string_pretty(&page.record)?),
         Err(skipped) => bail!("{skipped}"),
+    }
+    Ok(ExitCode::SUCCESS)
+}
+
+fn replicas_merge_command(args: ReplicasMergeArgs) -> Result<ExitCode> {
+    if args.dir.len() < 2 {
+        eprintln!("indexer: replicas merge needs at least two shards: --dir A --dir B");
+        return Ok(ExitCode::from(2));
+    }
+    let report = indexer::shards::merge_replicas(&args.dir, args.dry_run)?;
+    for r in &report.replicas {
+        if args.json {
+            outln!("{}", serde_json::to_string(r)?);
+        } else {
+            outln!("{}\t{}\t{}\t{}\t{}", r.removed, r.kept, r.kind.as_str(), r.removed_shard, r.kept_shard);
+        }
+    }
+    for shard in &report.shards {
+        if args.json {
+            outln!("{}", serde_json::to_string(shard)?);
+        } else {
+            let action = match (&shard.published, args.dry_run) {
+                (Some(build), _) => format!("removed, new build {build}"),
+                (None, true) if shard.removed > 0 => "to remove (dry run)".to_string(),
+                _ => "removed".to_string(),
+            };
+            eprintln!("indexer: {}: {} pages, {} {action}", shard.shard, shard.pages, shard.removed);
+        }
+    }
+    Ok(ExitCode::SUCCESS)
+}
+
+fn export_command(args: ExportArgs) -> Result<ExitCode> {
+    use indexer::index::IndexKind;
+    let kind = if args.index == "fulltext" { IndexKind::Fulltext } else { IndexKind::Abstract };
+    let summary = match &args.out {
+        Some(path) => {
+            let file = std::fs::File::create(path).with_context(|| format!("cannot create {}", path.display()))?;
+            let mut writer = std::io::BufWriter::new(file);
+            let summary = indexer::export::export_jsonl(&args.dir.dir, kind, &args.input, &mut writer)?;
+            writer.flush().with_context(|| format!("cannot write {}", path.display()))?;
+            summary
+        }
+        None => {
+            let stdout = std::io::stdout();
+            let mut writer = std::io::BufWriter::new(stdout.lock());
+            let summary = indexer::export::export_jsonl(&args.dir.dir, kind, &args.input, &mut writer)?;
+            writer.flush()?;
+            summary
+        }
+    };
+    eprintln!("indexer: {} {} documents exported", summary.documents, args.index);
+    if summary.missing > 0 {
+        eprintln!(
+            "indexer: warning: {} pages of the build were not found in the inputs; give the inputs it was built from",
+            summary.missing
+        );
     }
     Ok(ExitCode::SUCCESS)
 }

@@ -299,3 +299,30 @@ fn a_closed_pipe_is_not_a_panic() {
     assert!(!stderr.contains("panicked"), "{stderr}");
     assert!(status.success(), "{status:?} {stderr}");
 }
+
+#[test]
+fn extract_writes_each_pages_topic_content_under_its_stem() {
+    let input = tempfile::tempdir().unwrap();
+    let out = tempfile::tempdir().unwrap();
+    corpus(input.path());
+    std::fs::write(input.path().join("garbage.html"), [0u8, 1, 2, 3, 0, 0]).unwrap();
+    indexer()
+        .args(["extract", "--quiet"])
+        .arg(input.path())
+        .arg("--out")
+        .arg(out.path())
+        .assert()
+        .success()
+        .stdout(predicate::str::contains("9 pages read, 8 files written"))
+        .stdout(predicate::str::contains("1 skipped (not-html 1)"));
+    // What extract writes is what the default cleaner's golden topic content says.
+    for case in ["news-article", "chinese-gbk", "table-layout"] {
+        let extracted = std::fs::read_to_string(out.path().join(format!("{case}.txt"))).unwrap();
+        let golden = std::fs::read_to_string(repo_path(&format!("tests/fixtures/clean/{case}/topic.txt"))).unwrap();
+        let golden_text = golden.split_once("\n\n").unwrap().1;
+        assert_eq!(extracted.trim_end(), golden_text.trim_end(), "{case}");
+    }
+    let manifest = std::fs::read_to_string(out.path().join("manifest.tsv")).unwrap();
+    assert_eq!(manifest.lines().count(), 1 + 8, "{manifest}");
+    assert!(manifest.lines().any(|l| l.starts_with("hub-page.txt\t") && l.contains("\thub\t")), "{manifest}");
+}

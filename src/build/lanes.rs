@@ -108,7 +108,7 @@ fn read_one(
 }
 
 /// The record that stands for a source that could not be read.
-fn unreadable_source(error: InputError) -> Skipped {
+pub(super) fn unreadable_source(error: InputError) -> Skipped {
     let origin = match &error {
         InputError::NotFound { path } | InputError::Io { path, .. } | InputError::Format { path, .. } => path.clone(),
     };

@@ -16,6 +16,7 @@
 //! dropped as replicas. The copy is published like any build: the old one stays searchable
 //! until the switch.
 
+mod extract;
 mod lanes;
 mod page;
 mod summary;
@@ -41,7 +42,9 @@ use crate::replicas::{
 };
 use crate::text::StopWords;
 
+pub use extract::{ExtractSummary, extract};
 pub use lanes::read_batches;
+use lanes::unreadable_source;
 pub use page::{PageContext, ProcessedPage, distinct_terms, process_page, terms_in_order};
 pub use summary::{AppendCounts, BuildSummary, dir_size, peak_rss_bytes};
 

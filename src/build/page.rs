@@ -124,7 +124,7 @@ pub fn process_page(raw: RawPage, ctx: &PageContext<'_>) -> Result<ProcessedPage
 
 /// Binary detection as ripgrep does it: a NUL byte near the start. UTF-16 pages, the only
 /// HTML with NUL bytes, announce themselves with a byte-order mark.
-fn is_binary(bytes: &[u8]) -> bool {
+pub(crate) fn is_binary(bytes: &[u8]) -> bool {
     let head = &bytes[..bytes.len().min(8192)];
     let utf16 = head.starts_with(&[0xFF, 0xFE]) || head.starts_with(&[0xFE, 0xFF]);
     !utf16 && head.contains(&0)

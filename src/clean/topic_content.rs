@@ -120,8 +120,9 @@ pub struct RootSearch {
     pub roots: Vec<NodeId>,
     /// The heading matching the page title, if any.
     pub heading: Option<NodeId>,
-    /// The title heading when it stands apart from the root (kept in addition).
-    pub extra_heading: Option<NodeId>,
+    /// The title heading when it stands apart from the root, with its standfirst if it has
+    /// one (kept in addition).
+    pub extra_heading: Vec<NodeId>,
     /// Whether any paragraph of running text was found (not just a headline).
     pub has_paragraphs: bool,
 }
@@ -140,7 +141,7 @@ impl RootSearch {
             .filter(|&id| {
                 (Self::is_text_block(tree, id) || Some(id) == self.heading) && !under_hub_or_image(tree, id, self.root)
             })
-            .chain(self.extra_heading)
+            .chain(self.extra_heading.iter().copied())
             .collect()
     }
 }
@@ -197,81 +198,62 @@ pub fn find_topic_root(tree: &TagTree, weights: &BlockWeights, config: &Cleaning
     let best = |candidates: &mut dyn Iterator<Item = NodeId>| {
         candidates.max_by(|&a, &b| score[a].total_cmp(&score[b]).then(b.cmp(&a)))
     };
+    // Paragraph text per subtree (the climb below weighs regions by it).
+    let mut mass = vec![0.0f64; n];
+    for id in (0..n).rev() {
+        let node = &tree.nodes[id];
+        if RootSearch::is_text_block(tree, id) && node.own.terms >= config.min_paragraph_terms && !loose_body_text(id) {
+            mass[id] += (node.own.terms - node.own.anchor_terms) as f64 * weights.get(id);
+        }
+        if let Some(parent) = node.parent {
+            mass[parent] += mass[id];
+        }
+    }
     let mut root = best(&mut (0..n)).unwrap_or(TagTree::ROOT);
     // The article is where its headline is, unless far more running text stands elsewhere
     // (then the headline sits in a title bar apart from the body: keep both).
-    let mut extra_heading = None;
+    let mut extra_heading = Vec::new();
     if let Some(h) = heading.filter(|&h| !tree.contains(root, h)) {
         let around = best(&mut std::iter::once(h).chain(tree.ancestors(h))).unwrap_or(h);
         // A region around the headline with running text of its own wins unless far
         // outscored. A bare headline loses to a body that follows it in document order (a
         // title bar above the article) or that outscores it many times over; template text
         // elsewhere never takes its place.
-        let keep_around = if paragraph_score[around] > 0.0 {
+        let body_mass = if config.climb_share > 0.0 { mass[climb(tree, root, &mass, config)] } else { 0.0 };
+        let mut standfirst = false;
+        let keep_around = if paragraph_score[around] >= config.climb_min_text {
             score[around] >= config.title_root_min_share * score[root]
+        } else if paragraph_score[around] > 0.0 {
+            // A headline with a standfirst (a summary line, a byline) is a headline: the
+            // article body that follows it in document order and outweighs it goes with it.
+            let after = root > tree.descendants(around).into_iter().max().unwrap_or(around);
+            let body_follows = after && score[root].max(body_mass) > score[around];
+            standfirst = body_follows;
+            !body_follows && score[around] >= config.title_root_min_share * score[root]
         } else {
             // Template text (a cookie notice, an "about us" box) outscores a bare headline
-            // by a small factor at most; an article body by far more.
-            let body = score[root] >= config.title_override_ratio * score[around];
-            score[around] >= score[root] || !(body || follows(tree, h, root, config.max_heading_gap_terms))
+            // by a small factor at most; an article body by far more. The body is weighed
+            // whole: the region its best container climbs to (an article split into
+            // sections, each smaller than the headline's weight times the ratio).
+            let strength = score[root].max(body_mass);
+            let body = strength >= config.title_override_ratio * score[around];
+            score[around] >= strength || !(body || follows(tree, h, root, config.max_heading_gap_terms))
         };
         if keep_around {
             root = around;
         } else {
-            extra_heading = Some(h);
+            extra_heading.push(h);
+            if standfirst {
+                extra_heading.extend(
+                    tree.descendants(around)
+                        .into_iter()
+                        .filter(|&id| RootSearch::is_text_block(tree, id) && !under_hub_or_image(tree, id, around)),
+                );
+            }
         }
     }
-    // Running text spread over several containers (forum posts, listing entries, sections)
-    // lies below a common ancestor the paragraph scores do not reach: climb while the parent
-    // holds at least `climb_share` as much paragraph text outside the root as inside it, in
-    // containers shaped like the root's (posts, entries, sections repeat their markup; a
-    // template's boxes do not) or beside a root with substantial text of its own (an article
-    // split around figures and ads; a short text would climb into boxes of its size), and is
-    // mostly running text. The page body is never a root this way: it holds everything.
     if config.climb_share > 0.0 {
-        let mut mass = vec![0.0f64; n];
-        for id in (0..n).rev() {
-            let node = &tree.nodes[id];
-            if RootSearch::is_text_block(tree, id)
-                && node.own.terms >= config.min_paragraph_terms
-                && !loose_body_text(id)
-            {
-                mass[id] += (node.own.terms - node.own.anchor_terms) as f64 * weights.get(id);
-            }
-            if let Some(parent) = node.parent {
-                mass[parent] += mass[id];
-            }
-        }
-        // `branch` walks up from the root; wrappers that add no text are passed through.
-        let mut branch = root;
-        while let Some(parent) = tree.nodes[branch].parent {
-            if matches!(tree.nodes[parent].tag.as_str(), "body" | "#root") || mass[branch] == 0.0 {
-                break;
-            }
-            let outside = mass[parent] - mass[branch];
-            if outside <= 0.0 {
-                branch = parent;
-                continue;
-            }
-            let region = &tree.nodes[parent].subtree;
-            // Repeated structure: another child of the parent shaped like the root's branch
-            // (same tag, same classes but for numbers: `post_2`, `post_4`) holds text too.
-            let shape = |id: NodeId| {
-                let node = &tree.nodes[id];
-                (node.tag.as_str(), node.hint.chars().filter(|c| !c.is_ascii_digit()).collect::<String>())
-            };
-            let repeated =
-                tree.nodes[parent].children.iter().any(|&c| c != branch && mass[c] > 0.0 && shape(c) == shape(branch));
-            if (repeated || mass[branch] >= config.climb_min_text)
-                && outside >= config.climb_share * mass[branch]
-                && region.link_density() <= config.climb_max_link_density
-            {
-                root = parent;
-                branch = parent;
-            } else {
-                break;
-            }
-        }
+        root = climb(tree, root, &mass, config);
     }
     // Siblings join on running text alone: a headline must not pull in the banner beside it.
     let mut roots = vec![root];
@@ -288,6 +270,47 @@ pub fn find_topic_root(tree: &TagTree, weights: &BlockWeights, config: &Cleaning
         .flat_map(|&r| tree.descendants(r))
         .any(|id| RootSearch::is_text_block(tree, id) && tree.nodes[id].own.terms >= config.min_paragraph_terms);
     Some(RootSearch { root, roots, heading, extra_heading, has_paragraphs })
+}
+
+/// Running text spread over several containers (forum posts, listing entries, sections) lies
+/// below a common ancestor the paragraph scores do not reach: climb from `root` while the
+/// parent holds at least `climb_share` as much paragraph text (`mass`) outside the root as
+/// inside it, in containers shaped like the root's (posts, entries, sections repeat their
+/// markup; a template's boxes do not) or beside a root with substantial text of its own (an
+/// article split around figures and ads; a short text would climb into boxes of its size), and
+/// is mostly running text. The page body is never a root this way: it holds everything.
+fn climb(tree: &TagTree, mut root: NodeId, mass: &[f64], config: &CleaningConfig) -> NodeId {
+    // `branch` walks up from the root; wrappers that add no text are passed through.
+    let mut branch = root;
+    while let Some(parent) = tree.nodes[branch].parent {
+        if matches!(tree.nodes[parent].tag.as_str(), "body" | "#root") || mass[branch] == 0.0 {
+            break;
+        }
+        let outside = mass[parent] - mass[branch];
+        if outside <= 0.0 {
+            branch = parent;
+            continue;
+        }
+        let region = &tree.nodes[parent].subtree;
+        // Repeated structure: another child of the parent shaped like the root's branch
+        // (same tag, same classes but for numbers: `post_2`, `post_4`) holds text too.
+        let shape = |id: NodeId| {
+            let node = &tree.nodes[id];
+            (node.tag.as_str(), node.hint.chars().filter(|c| !c.is_ascii_digit()).collect::<String>())
+        };
+        let repeated =
+            tree.nodes[parent].children.iter().any(|&c| c != branch && mass[c] > 0.0 && shape(c) == shape(branch));
+        if (repeated || mass[branch] >= config.climb_min_text)
+            && outside >= config.climb_share * mass[branch]
+            && region.link_density() <= config.climb_max_link_density
+        {
+            root = parent;
+            branch = parent;
+        } else {
+            break;
+        }
+    }
+    root
 }
 
 /// Whether the text of `root` starts right after the heading node `heading` in document
@@ -405,6 +428,27 @@ mod tests {
         let (tree, content) = clean(&html, CleanerKind::DocView);
         let text = content.text(&tree);
         assert!(text.starts_with("Tern colonies grow\nThe survey counted"), "{text}");
+        assert!(!text.contains("Copyright"));
+    }
+
+    #[test]
+    fn a_headline_with_a_standfirst_goes_with_the_body_that_follows_it() {
+        // The headline's header holds a one-line summary, and the body comes after it in
+        // sections smaller than the headline's weight times the override ratio.
+        let para = "<p>The regional council approved the new tram line after a long debate about costs and the route through the old town.</p>";
+        let section = format!("<div class=col><div class=inner>{}</div></div>", para.repeat(8));
+        let html = format!(
+            "<head><title>Tram line approved | City News</title></head><body><article>\
+             <header><div class=hl><h1>Tram line approved</h1><p class=summary>The council voted for the route through the old town.</p></div>\
+             <figure><figcaption>The planned stop at the station square, seen from the north side of the square.</figcaption></figure></header>\
+             <section>{}</section></article><footer><p>Copyright City News, all rights reserved by the publisher.</p></footer></body>",
+            section.repeat(3)
+        );
+        let (tree, content) = clean(&html, CleanerKind::DocView);
+        let text = content.text(&tree);
+        assert!(text.starts_with("Tram line approved\n"), "{text}");
+        assert!(text.contains("The council voted"), "{text}");
+        assert_eq!(text.matches("The regional council approved").count(), 24, "{text}");
         assert!(!text.contains("Copyright"));
     }
 

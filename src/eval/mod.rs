@@ -2,6 +2,7 @@
 //! statistics (Table 3), disk access (Figure 6), and the report that puts them together.
 
 pub mod clean;
+pub mod clean_report;
 pub mod disk;
 pub mod replicas;
 pub mod report;

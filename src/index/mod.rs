@@ -5,11 +5,13 @@
 mod analyzer;
 mod publish;
 mod schema;
+mod token_totals;
 mod writer;
 
 pub use analyzer::{DocViewTokenizer, TOKENIZER_NAME, register_tokenizers};
 pub use publish::{BuildOutput, CURRENT_LINK, current_build, publish_build, start_append, start_build};
 pub use schema::{FieldSource, IndexKind, IndexSchema, SchemaError};
+pub use token_totals::{TOKEN_TOTALS_FILE, TokenTotals, count_token_totals, read_token_totals, write_token_totals};
 pub use writer::{IndexSet, PageDocument};
 
 /// An index failure.

@@ -5,19 +5,28 @@
 //! segmented by jieba) and turned into a disjunction of boosted term queries. We do not use
 //! Tantivy's query parser: it turns an unquoted Chinese word into a phrase query, and its
 //! syntax errors are no use to a search box. Any text is a valid query.
+//!
+//! Several shard builds are searched together by [`Shards`], scored with collection
+//! statistics summed over the shards ([`Bm25Statistics`]).
 
-use std::collections::HashSet;
+mod shards;
+mod statistics;
+
+use std::collections::{HashMap, HashSet};
 use std::path::Path;
 
 use serde::Serialize;
 use tantivy::collector::TopDocs;
 use tantivy::directory::MmapDirectory;
 use tantivy::query::{BooleanQuery, BoostQuery, Occur, Query, TermQuery};
-use tantivy::schema::{IndexRecordOption, Value};
+use tantivy::schema::{Field, IndexRecordOption, Value};
 use tantivy::{Directory, Index, IndexReader, ReloadPolicy, Searcher, TantivyDocument, Term};
 
-use crate::index::{IndexError, IndexKind, IndexSchema, current_build, register_tokenizers};
+use crate::index::{IndexError, IndexKind, IndexSchema, current_build, read_token_totals, register_tokenizers};
 use crate::text::split_sentences;
+
+pub use shards::Shards;
+pub use statistics::Bm25Statistics;
 
 /// Which index answers.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize)]
@@ -56,6 +65,9 @@ pub struct SearchHit {
     /// The page's content classification code, when it has one.
     #[serde(skip_serializing_if = "Option::is_none")]
     pub category: Option<String>,
+    /// The build folder (shard) the page is in, when several are searched together.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub shard: Option<String>,
 }
 
 /// A search failure.
@@ -65,12 +77,17 @@ pub enum SearchError {
     Index(#[from] IndexError),
     #[error("search failed: {0}")]
     Tantivy(#[from] tantivy::TantivyError),
+    #[error("{dir} is given twice: its pages would count twice in the statistics; give each shard once")]
+    SameShardTwice { dir: String },
 }
 
 struct OpenIndex {
     schema: IndexSchema,
     index: Index,
     reader: IndexReader,
+    /// Exact token totals by field, for a build whose pages were deleted after indexing
+    /// (empty otherwise: Tantivy's own totals are exact).
+    token_totals: HashMap<Field, u64>,
 }
 
 impl OpenIndex {
@@ -85,7 +102,9 @@ impl OpenIndex {
         let index = Index::open(wrap(kind, Box::new(directory))).map_err(tantivy_error)?;
         register_tokenizers(&index);
         let reader = index.reader_builder().reload_policy(ReloadPolicy::Manual).try_into()?;
-        Ok(OpenIndex { schema: IndexSchema::load(kind).map_err(IndexError::from)?, index, reader })
+        let schema = IndexSchema::load(kind).map_err(IndexError::from)?;
+        let token_totals = read_token_totals(build, &index, &schema);
+        Ok(OpenIndex { schema, index, reader, token_totals })
     }
 
     /// The query's terms per searched field, boosted; `None` if no term survives analysis.
@@ -120,29 +139,55 @@ impl OpenIndex {
         Ok(out)
     }
 
+    /// The text query, restricted to one content category when `category` is given; `None`
+    /// when nothing can match (no term survives analysis, or the index has no category).
+    fn full_query(&self, text: &str, category: Option<&str>) -> Result<Option<Box<dyn Query>>, SearchError> {
+        let Some(text_query) = self.query(text)? else {
+            return Ok(None);
+        };
+        // A category facet: the text query must match and the category term must be there.
+        Ok(match category {
+            None => Some(Box::new(text_query)),
+            Some(code) => {
+                let Some(field) = self.schema.category else { return Ok(None) };
+                let facet = TermQuery::new(Term::from_field_text(field, code), IndexRecordOption::Basic);
+                Some(Box::new(BooleanQuery::new(vec![
+                    (Occur::Must, Box::new(text_query)),
+                    (Occur::Must, Box::new(facet)),
+                ])))
+            }
+        })
+    }
+
+    /// The top `limit` hits, skipping the URLs in `skip`, scored with `statistics` (summed
+    /// over shards) or, without them, with this index's own.
     fn search(
         &self,
         text: &str,
         limit: usize,
         skip: &HashSet<String>,
         category: Option<&str>,
+        statistics: Option<&Bm25Statistics>,
     ) -> Result<Vec<SearchHit>, SearchError> {
-        let Some(text_query) = self.query(text)? else {
+        let Some(query) = self.full_query(text, category)? else {
             return Ok(Vec::new());
-        };
-        // A category facet: the text query must match and the category term must be there.
-        let query: Box<dyn Query> = match category {
-            None => Box::new(text_query),
-            Some(code) => {
-                let Some(field) = self.schema.category else { return Ok(Vec::new()) };
-                let facet = TermQuery::new(Term::from_field_text(field, code), IndexRecordOption::Basic);
-                Box::new(BooleanQuery::new(vec![(Occur::Must, Box::new(text_query)), (Occur::Must, Box::new(facet))]))
-            }
         };
         let searcher = self.reader.searcher();
         // Fetch enough to fill `limit` after skipping URLs already shown by an earlier tier.
         let fetch = limit.saturating_add(skip.len()).max(1);
-        let top = searcher.search(&query, &TopDocs::with_limit(fetch).order_by_score())?;
+        let collector = TopDocs::with_limit(fetch).order_by_score();
+        let own;
+        let statistics = match statistics {
+            None if !self.token_totals.is_empty() => {
+                own = Bm25Statistics::of_shard(&searcher, query.as_ref(), &self.token_totals)?;
+                Some(&own)
+            }
+            given => given,
+        };
+        let top = match statistics {
+            Some(statistics) => searcher.search_with_statistics_provider(&query, &collector, statistics)?,
+            None => searcher.search(&query, &collector)?,
+        };
         let terms = self.query_terms(text)?;
         let mut hits = Vec::new();
         for (score, address) in top {
@@ -164,6 +209,7 @@ impl OpenIndex {
                     .category
                     .and_then(|f| doc.get_first(f))
                     .and_then(|v| v.as_str().map(str::to_string)),
+                shard: None,
             });
             if hits.len() == limit {
                 break;
@@ -234,19 +280,20 @@ impl Collection {
 
     /// The schema of one index.
     pub fn schema(&self, kind: IndexKind) -> &IndexSchema {
+        &self.index(kind).schema
+    }
+
+    fn index(&self, kind: IndexKind) -> &OpenIndex {
         match kind {
-            IndexKind::Abstract => &self.abstract_index.schema,
-            IndexKind::Fulltext => &self.fulltext.schema,
+            IndexKind::Abstract => &self.abstract_index,
+            IndexKind::Fulltext => &self.fulltext,
         }
     }
 
     /// The top `n` results of one index for a query, without snippets or stored fields:
     /// the index access a search costs, for the disk-access measurement.
     pub fn rank(&self, kind: IndexKind, query: &str, n: usize) -> Result<usize, SearchError> {
-        let index = match kind {
-            IndexKind::Abstract => &self.abstract_index,
-            IndexKind::Fulltext => &self.fulltext,
-        };
+        let index = self.index(kind);
         let Some(query) = index.query(query)? else { return Ok(0) };
         let searcher = index.reader.searcher();
         Ok(searcher.search(&query, &TopDocs::with_limit(n.max(1)).order_by_score())?.len())
@@ -268,13 +315,13 @@ impl Collection {
     ) -> Result<Vec<SearchHit>, SearchError> {
         let none = HashSet::new();
         let mut hits = match choice {
-            IndexChoice::Abstract => self.abstract_index.search(query, n, &none, category)?,
-            IndexChoice::Fulltext => self.fulltext.search(query, n, &none, category)?,
+            IndexChoice::Abstract => self.abstract_index.search(query, n, &none, category, None)?,
+            IndexChoice::Fulltext => self.fulltext.search(query, n, &none, category, None)?,
             IndexChoice::Tiered => {
-                let mut hits = self.abstract_index.search(query, n, &none, category)?;
+                let mut hits = self.abstract_index.search(query, n, &none, category, None)?;
                 if hits.len() < n {
                     let shown: HashSet<String> = hits.iter().map(|h| h.url.clone()).collect();
-                    hits.extend(self.fulltext.search(query, n - hits.len(), &shown, category)?);
+                    hits.extend(self.fulltext.search(query, n - hits.len(), &shown, category, None)?);
                 }
                 hits
             }

@@ -1,0 +1,296 @@
+//! `indexer eval clean --config eval/cleaning.toml --all`: the cleaning table — every cleaner
+//! on every gold set (P, R, F1, pages per second) beside reference extractors, written as
+//! report.md, report.json and a chart (cleaning-f1.svg).
+//!
+//! The configuration names the sets (paths relative to the file) and the reference figures,
+//! which are data measured outside this program (they come with the issue that asked for the
+//! table) and are printed as such, never recomputed.
+
+use std::fmt::Write as _;
+use std::path::{Path, PathBuf};
+
+use plotters::prelude::*;
+use serde::{Deserialize, Serialize};
+
+use crate::eval::clean::{CleanEvalError, CleanScore};
+
+/// One gold set of the table.
+#[derive(Debug, Clone, Deserialize, Serialize)]
+#[serde(deny_unknown_fields)]
+pub struct GoldSetConfig {
+    /// Short name for the table's column.
+    pub name: String,
+    pub html: PathBuf,
+    pub gold: PathBuf,
+}
+
+/// An extractor measured elsewhere: F1 per set (in set order) and pages per second per core.
+#[derive(Debug, Clone, Deserialize, Serialize)]
+#[serde(deny_unknown_fields)]
+pub struct ReferenceExtractor {
+    pub name: String,
+    pub f1: Vec<f64>,
+    pub pages_per_second: String,
+}
+
+/// `eval/cleaning.toml`.
+#[derive(Debug, Clone, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct CleaningEvalConfig {
+    pub report: PathBuf,
+    pub sets: Vec<GoldSetConfig>,
+    #[serde(default)]
+    pub reference_note: String,
+    #[serde(default)]
+    pub references: Vec<ReferenceExtractor>,
+}
+
+impl CleaningEvalConfig {
+    /// Reads a configuration and resolves its paths against the file's folder.
+    pub fn from_file(path: &Path) -> Result<CleaningEvalConfig, CleanEvalError> {
+        let error = |message: String| CleanEvalError { path: path.display().to_string(), message };
+        let text = std::fs::read_to_string(path).map_err(|e| error(e.to_string()))?;
+        let mut config: CleaningEvalConfig = toml::from_str(&text).map_err(|e| error(e.to_string()))?;
+        let mut paths: Vec<&mut PathBuf> = vec![&mut config.report];
+        for set in &mut config.sets {
+            paths.push(&mut set.html);
+            paths.push(&mut set.gold);
+        }
+        super::resolve_relative_to(path, paths);
+        Ok(config)
+    }
+}
+
+/// One cell of the table: a cleaner on a set.
+#[derive(Debug, Clone, Serialize)]
+pub struct CleaningCell {
+    pub set: String,
+    pub score: CleanScore,
+}
+
+/// The table.
+#[derive(Debug, Clone, Serialize)]
+pub struct CleaningReport {
+    pub sets: Vec<String>,
+    pub cleaners: Vec<String>,
+    pub cells: Vec<CleaningCell>,
+    /// Pages per set were capped at this number (a short run), if at all.
+    pub max_pages: Option<usize>,
+    pub reference_note: String,
+    pub references: Vec<ReferenceExtractor>,
+}
+
+impl CleaningReport {
+    fn cell(&self, cleaner: &str, set: &str) -> Option<&CleanScore> {
+        self.cells.iter().find(|c| c.set == set && c.score.cleaner == cleaner).map(|c| &c.score)
+    }
+
+    /// A cleaner's F1 averaged over the sets it was measured on.
+    pub fn mean_f1(&self, cleaner: &str) -> Option<f64> {
+        let f1: Vec<f64> = self.sets.iter().filter_map(|s| self.cell(cleaner, s)).map(|c| c.f1).collect();
+        (!f1.is_empty()).then(|| f1.iter().sum::<f64>() / f1.len() as f64)
+    }
+}
+
+/// Writes report.md, report.json and cleaning-f1.svg into `out`.
+pub fn write_cleaning_report(report: &CleaningReport, out: &Path, command: &str) -> Result<(), CleanEvalError> {
+    let error = |path: &Path, message: String| CleanEvalError { path: path.display().to_string(), message };
+    std::fs::create_dir_all(out).map_err(|e| error(out, e.to_string()))?;
+    let json = serde_json::to_string_pretty(report).map_err(|e| error(out, e.to_string()))? + "\n";
+    std::fs::write(out.join("report.json"), json).map_err(|e| error(&out.join("report.json"), e.to_string()))?;
+    std::fs::write(out.join("report.md"), markdown(report, command))
+        .map_err(|e| error(&out.join("report.md"), e.to_string()))?;
+    let chart = out.join("cleaning-f1.svg");
+    f1_chart(report, &chart).map_err(|e| error(&chart, e))
+}
+
+fn markdown(report: &CleaningReport, command: &str) -> String {
+    let mut md = String::new();
+    let _ = writeln!(md, "# Cleaning against human gold\n\nMade by `{command}`.\n");
+    let _ = writeln!(
+        md,
+        "Token-bag precision, recall and F1 of each cleaner's topic content against the gold text \
+         (the metric is described in `src/eval/clean.rs`); pages per second on one thread, including \
+         decoding and parsing.{}\n",
+        match report.max_pages {
+            Some(n) => format!(" Short run: at most {n} pages per set."),
+            None => String::new(),
+        }
+    );
+    let _ = writeln!(md, "## F1\n");
+    let _ = writeln!(md, "| cleaner | {} | mean |", report.sets.join(" | "));
+    let _ = writeln!(md, "|---|{}---|", "---|".repeat(report.sets.len()));
+    for cleaner in &report.cleaners {
+        let cells: Vec<String> = report
+            .sets
+            .iter()
+            .map(|s| report.cell(cleaner, s).map_or("–".into(), |c| format!("{:.3}", c.f1)))
+            .collect();
+        let mean = report.mean_f1(cleaner).map_or("–".into(), |m| format!("{m:.3}"));
+        let _ = writeln!(md, "| {cleaner} | {} | {mean} |", cells.join(" | "));
+    }
+    for reference in &report.references {
+        let cells: Vec<String> = reference.f1.iter().map(|f| format!("{f:.3}")).collect();
+        let mean = reference.f1.iter().sum::<f64>() / reference.f1.len().max(1) as f64;
+        let _ = writeln!(md, "| *{}* (reference) | {} | {mean:.3} |", reference.name, cells.join(" | "));
+    }
+    if !report.reference_note.is_empty() {
+        let _ = writeln!(md, "\n{}", report.reference_note);
+    }
+    let _ = writeln!(md, "\n## Precision / recall / pages per second\n");
+    let _ = writeln!(md, "| cleaner | {} |", report.sets.join(" | "));
+    let _ = writeln!(md, "|---|{}", "---|".repeat(report.sets.len()));
+    for cleaner in &report.cleaners {
+        let cells: Vec<String> = report
+            .sets
+            .iter()
+            .map(|s| {
+                report.cell(cleaner, s).map_or("–".into(), |c| {
+                    format!("{:.3} / {:.3} / {:.0}", c.precision, c.recall, c.pages_per_second)
+                })
+            })
+            .collect();
+        let _ = writeln!(md, "| {cleaner} | {} |", cells.join(" | "));
+    }
+    let _ = writeln!(md, "\n## Pages, empty outputs, mean per-page F1\n");
+    let _ = writeln!(md, "| cleaner | {} |", report.sets.join(" | "));
+    let _ = writeln!(md, "|---|{}", "---|".repeat(report.sets.len()));
+    for cleaner in &report.cleaners {
+        let cells: Vec<String> = report
+            .sets
+            .iter()
+            .map(|s| {
+                report
+                    .cell(cleaner, s)
+                    .map_or("–".into(), |c| format!("{} / {} / {:.3}", c.pages, c.empty_outputs, c.mean_page_f1))
+            })
+            .collect();
+        let _ = writeln!(md, "| {cleaner} | {} |", cells.join(" | "));
+    }
+    let _ = writeln!(md, "\n![F1 per cleaner and set](cleaning-f1.svg)");
+    md
+}
+
+const PALETTE: [RGBColor; 8] = [
+    RGBColor(31, 119, 180),
+    RGBColor(255, 127, 14),
+    RGBColor(44, 160, 44),
+    RGBColor(214, 39, 40),
+    RGBColor(148, 103, 189),
+    RGBColor(140, 86, 75),
+    RGBColor(227, 119, 194),
+    RGBColor(127, 127, 127),
+];
+
+/// Grouped bars: one group per set, one bar per cleaner; reference extractors as black ticks.
+fn f1_chart(report: &CleaningReport, path: &Path) -> Result<(), String> {
+    let root = SVGBackend::new(path, (900, 520)).into_drawing_area();
+    root.fill(&WHITE).map_err(|e| e.to_string())?;
+    let sets = report.sets.len().max(1);
+    let mut chart = ChartBuilder::on(&root)
+        .caption("Cleaning F1 against human gold", ("sans-serif", 18))
+        .margin(12)
+        .x_label_area_size(30)
+        .y_label_area_size(45)
+        // Headroom above 1.0 keeps the legend clear of the bars.
+        .build_cartesian_2d(0.0..sets as f64, 0.0..1.45)
+        .map_err(|e| e.to_string())?;
+    let names = report.sets.clone();
+    chart
+        .configure_mesh()
+        .disable_x_mesh()
+        .x_labels(sets * 2 + 1)
+        .x_label_formatter(&|x| {
+            let i = x.floor() as usize;
+            if (x - i as f64 - 0.5).abs() < 1e-6 { names.get(i).cloned().unwrap_or_default() } else { String::new() }
+        })
+        .max_light_lines(0)
+        .y_labels(16)
+        .y_label_formatter(&|y| if *y <= 1.0 + 1e-9 { format!("{y:.1}") } else { String::new() })
+        .y_desc("F1")
+        .draw()
+        .map_err(|e| e.to_string())?;
+    let width = 0.8 / report.cleaners.len().max(1) as f64;
+    for (k, cleaner) in report.cleaners.iter().enumerate() {
+        let color = PALETTE[k % PALETTE.len()];
+        let bars: Vec<Rectangle<(f64, f64)>> = report
+            .sets
+            .iter()
+            .enumerate()
+            .filter_map(|(i, s)| report.cell(cleaner, s).map(|c| (i, c.f1)))
+            .map(|(i, f1)| {
+                let x0 = i as f64 + 0.1 + k as f64 * width;
+                Rectangle::new([(x0, 0.0), (x0 + width * 0.9, f1)], color.filled())
+            })
+            .collect();
+        chart
+            .draw_series(bars)
+            .map_err(|e| e.to_string())?
+            .label(cleaner.as_str())
+            .legend(move |(x, y)| Rectangle::new([(x, y - 5), (x + 12, y + 5)], color.filled()));
+    }
+    for (r, reference) in report.references.iter().enumerate() {
+        let style = [BLACK, RGBColor(110, 110, 110), RGBColor(180, 180, 180)][r % 3];
+        let ticks: Vec<PathElement<(f64, f64)>> = reference
+            .f1
+            .iter()
+            .enumerate()
+            .take(sets)
+            .map(|(i, &f1)| PathElement::new(vec![(i as f64 + 0.05, f1), (i as f64 + 0.95, f1)], style.stroke_width(2)))
+            .collect();
+        chart
+            .draw_series(ticks)
+            .map_err(|e| e.to_string())?
+            .label(format!("{} (reference)", reference.name))
+            .legend(move |(x, y)| PathElement::new(vec![(x, y), (x + 14, y)], style.stroke_width(2)));
+    }
+    chart
+        .configure_series_labels()
+        .position(SeriesLabelPosition::UpperRight)
+        .background_style(WHITE.mix(0.9))
+        .border_style(BLACK)
+        .label_font(("sans-serif", 11))
+        .draw()
+        .map_err(|e| e.to_string())?;
+    root.present().map_err(|e| e.to_string())
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::eval::clean::{PageScore, aggregate};
+
+    fn score(cleaner: &str, tp: u32) -> CleanScore {
+        aggregate(cleaner, &[PageScore { output_tokens: 10, gold_tokens: 10, true_positives: tp }], 1.0)
+    }
+
+    #[test]
+    fn the_table_has_a_row_per_cleaner_and_a_mean_over_sets() {
+        let report = CleaningReport {
+            sets: vec!["a".into(), "b".into()],
+            cleaners: vec!["x".into(), "y".into()],
+            cells: vec![
+                CleaningCell { set: "a".into(), score: score("x", 8) },
+                CleaningCell { set: "b".into(), score: score("x", 6) },
+                CleaningCell { set: "a".into(), score: score("y", 10) },
+            ],
+            max_pages: None,
+            reference_note: "measured elsewhere".into(),
+            references: vec![ReferenceExtractor {
+                name: "r".into(),
+                f1: vec![0.5, 0.25],
+                pages_per_second: "~1".into(),
+            }],
+        };
+        assert!((report.mean_f1("x").unwrap() - 0.7).abs() < 1e-12);
+        assert_eq!(report.mean_f1("y"), Some(1.0));
+        let md = markdown(&report, "test");
+        assert!(md.contains("| x | 0.800 | 0.600 | 0.700 |"), "{md}");
+        assert!(md.contains("| y | 1.000 | – | 1.000 |"), "{md}");
+        assert!(md.contains("| *r* (reference) | 0.500 | 0.250 | 0.375 |"), "{md}");
+        let dir = tempfile::tempdir().unwrap();
+        write_cleaning_report(&report, dir.path(), "test").unwrap();
+        let svg = std::fs::read_to_string(dir.path().join("cleaning-f1.svg")).unwrap();
+        assert!(svg.contains("<rect") && svg.contains("(reference)"));
+    }
+}
