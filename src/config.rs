@@ -38,11 +38,19 @@ pub struct InputConfig {
     pub max_page_bytes: u64,
     /// Pages handed to the worker threads at once; bounds memory together with the channel depth.
     pub batch_size: usize,
+    /// Input files open at the same time. The build takes one batch from each in turn, in
+    /// input order, and a finished file's turn goes to the next input: the order of the pages,
+    /// and so which copy of a replica is kept, depends on this and `batch_size`, never on
+    /// thread timing. 1 reads the inputs one after the other.
+    pub parallel_files: usize,
+    /// Of the open files, at most this many are read (gunzipped, parsed into records) at the
+    /// same moment. Does not change the result, only the speed.
+    pub reader_threads: usize,
 }
 
 impl Default for InputConfig {
     fn default() -> Self {
-        InputConfig { max_page_bytes: 8 * 1024 * 1024, batch_size: 64 }
+        InputConfig { max_page_bytes: 8 * 1024 * 1024, batch_size: 64, parallel_files: 4, reader_threads: 2 }
     }
 }
 
@@ -716,6 +724,9 @@ impl Config {
         }
         if self.input.batch_size == 0 {
             return Err("input.batch_size must be at least 1".into());
+        }
+        if self.input.parallel_files == 0 || self.input.reader_threads == 0 {
+            return Err("input.parallel_files and input.reader_threads must be at least 1".into());
         }
         if self.index.writer_memory_mib < 16 {
             return Err("index.writer_memory_mib must be at least 16 (Tantivy's minimum)".into());

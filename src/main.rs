@@ -14,7 +14,7 @@ use anyhow::{Context, Result, bail};
 use clap::{Args, Parser, Subcommand};
 use indicatif::{ProgressBar, ProgressStyle};
 
-use indexer::build::{BuildObserver, BuildSummary, build};
+use indexer::build::{BuildMode, BuildObserver, BuildSummary, build, build_with_mode};
 use indexer::clean::CleanerKind;
 use indexer::config::Config;
 use indexer::eval::disk::{measure_disk, read_terms, sample_terms};
@@ -70,12 +70,24 @@ enum Command {
         INPUT is a folder of pages (.html/.htm, also .gz; recursive; an optional urls.tsv \
         manifest of <path><TAB><url> gives their URLs), a WARC file (.warc or .warc.gz: \
         response records, URL from WARC-Target-URI, charset from the HTTP header), or a JSON \
-        Lines file of {\"url\": …, \"html\": …}. Give several to index them together.\n\n\
+        Lines file of {\"url\": …, \"html\": …}. Give several to index them together, or \
+        --input-list FILE. Several files are read at once (input.parallel_files open, \
+        input.reader_threads read at the same moment): the build takes one batch of pages \
+        from each in turn, so the result depends on the inputs, never on thread timing.\n\n\
+        --append adds the pages to the published build instead of replacing it: new pages \
+        are checked for replicas against the pages already indexed (exact and near copies, \
+        and URLs read before), and the first build's stop-word list is kept. The replica \
+        settings must be those of the first build. With no build in DIR, --append is a plain \
+        build.\n\n\
+        Example:\n  indexer build crawl-may.warc.gz --dir idx\n  \
+        indexer build --append crawl-june.warc.gz --dir idx\n  \
+        indexer build --input-list warcs.txt --dir idx   (one path a line, # comments)\n\n\
         The build is written to DIR/builds/<id>/ and published by switching the link \
         DIR/current to it when everything succeeded: a failed or interrupted build leaves \
         the previous one searchable. A build folder holds docview.jsonl, replicas.tsv \
         (removed<TAB>kept<TAB>exact|near), skipped.tsv, summary.json, the learned stop \
-        words, the effective config, and the indexes abstract/ and fulltext/.\n\n\
+        words, the effective config, the replica signatures and URL digests that --append \
+        reads (signatures.bin, seen-urls.bin), and the indexes abstract/ and fulltext/.\n\n\
         Bad pages are skipped with a one-line message naming the page and the reason; the \
         build goes on.")]
     Build(BuildArgs),
@@ -141,10 +153,18 @@ struct DirArg {
 #[derive(Args)]
 struct BuildArgs {
     /// Folders of pages, WARC files, or JSON Lines files.
-    #[arg(required = true, value_name = "INPUT")]
+    #[arg(required_unless_present = "input_list", value_name = "INPUT")]
     inputs: Vec<PathBuf>,
+    /// A file naming more inputs, one path a line (`#` starts a comment; relative paths are
+    /// relative to the file's folder).
+    #[arg(long, value_name = "FILE")]
+    input_list: Option<PathBuf>,
     #[command(flatten)]
     dir: DirArg,
+    /// Add the pages to the build published in DIR (replica checks against its pages)
+    /// instead of replacing it; a plain build when DIR has none.
+    #[arg(long)]
+    append: bool,
     /// A TOML file overriding any parameter (see `indexer config`).
     #[arg(long, value_name = "FILE")]
     config: Option<PathBuf>,
@@ -704,7 +724,12 @@ fn build_command(args: BuildArgs) -> Result<ExitCode> {
         bar
     });
     let observer = CliObserver { bar, quiet: args.quiet, shown: Mutex::new(HashMap::new()) };
-    let result = build(&args.inputs, &args.dir.dir, &config, &observer);
+    let mut inputs = args.inputs;
+    if let Some(list) = &args.input_list {
+        inputs.extend(indexer::input::read_input_list(list)?);
+    }
+    let mode = if args.append { BuildMode::Append } else { BuildMode::Replace };
+    let result = build_with_mode(&inputs, &args.dir.dir, &config, &observer, mode);
     if let Some(bar) = &observer.bar {
         bar.finish_and_clear();
     }

@@ -2,40 +2,55 @@
 //!
 //! 1. A first pass over the first `stop_words.sample_pages` pages learns the aggressive
 //!    stop-word list (§3.2) from document frequencies.
-//! 2. The main pass: a reader thread reads the inputs in order and sends batches of pages over
-//!    a bounded channel; each batch is processed in parallel by rayon ([`process_page`]);
-//!    then, in input order, each page is checked for replicas, its DocView record written to
-//!    `docview.jsonl`, and it is added to both indexes. Memory is bounded by the batch size
-//!    and the channel depth, whatever the size of the corpus.
+//! 2. The main pass: reader threads read the inputs, several files at once ([`lanes`]), and
+//!    hand over batches of pages in an order that depends only on the inputs; each batch is
+//!    processed in parallel by rayon ([`process_page`]); then, in that order, each page is
+//!    checked for replicas, its DocView record written to `docview.jsonl`, and it is added to
+//!    both indexes. Memory is bounded by the batch size and the channel depths, whatever the
+//!    size of the corpus.
 //! 3. The indexes are committed, the build published atomically, and a summary returned.
+//!
+//! `--append` ([`BuildMode::Append`]) starts from a copy of the published build instead of an
+//! empty one: its stop-word list, its indexes, its records, and the replica detector's memory
+//! of its pages (`signatures.bin`, `seen-urls.bin`), so new pages that copy old ones are
+//! dropped as replicas. The copy is published like any build: the old one stays searchable
+//! until the switch.
 
 mod extract;
+mod lanes;
 mod page;
 mod summary;
 
 use std::collections::HashSet;
-use std::fs::File;
+use std::fs::{File, OpenOptions};
 use std::io::{BufWriter, Write};
 use std::path::{Path, PathBuf};
 use std::time::Instant;
 
-use md5::{Digest, Md5};
 use rayon::prelude::*;
 
 use crate::classify::{ClassifyError, Model, default_model};
 use crate::clean::{Cleaner, CleanerError, site_of};
 use crate::config::Config;
-use crate::index::{IndexError, IndexSet, PageDocument, publish_build, start_build};
+use crate::index::{
+    BuildOutput, IndexError, IndexSet, PageDocument, current_build, publish_build, start_append, start_build,
+};
 use crate::input::{ByteCounter, InputError, InputEvent, RawPage, SkipReason, Skipped, Source};
-use crate::replicas::{ReplicaDetector, ReplicaKind, Verdict};
+use crate::replicas::{
+    ReplicaDetector, ReplicaKind, SEEN_URLS_FILE, SIGNATURES_FILE, SeenUrls, SignatureWriter, StoreError, Verdict,
+    check_settings, load_detector,
+};
 use crate::text::StopWords;
 
 pub use extract::{ExtractSummary, extract};
+pub use lanes::read_batches;
+use lanes::unreadable_source;
 pub use page::{PageContext, ProcessedPage, distinct_terms, process_page, terms_in_order};
-pub use summary::{BuildSummary, dir_size, peak_rss_bytes};
+pub use summary::{AppendCounts, BuildSummary, dir_size, peak_rss_bytes};
 
-/// Pages in flight between the reader and the workers, in batches.
-const CHANNEL_BATCHES: usize = 4;
+/// The learned stop words of a build, one a line.
+const STOP_WORDS_FILE: &str = "stopwords-learned.txt";
+const SUMMARY_FILE: &str = "summary.json";
 
 /// A build that could not complete; the previous build, if any, stays published.
 #[derive(Debug, thiserror::Error)]
@@ -48,10 +63,24 @@ pub enum BuildError {
     Classifier(#[from] ClassifyError),
     #[error(transparent)]
     Cleaner(#[from] CleanerError),
+    #[error(transparent)]
+    Store(#[from] StoreError),
     #[error("cannot write {path}: {source}")]
     Write { path: String, source: std::io::Error },
+    #[error("cannot append to {path}: {reason}; rebuild without --append")]
+    NotAppendable { path: String, reason: String },
     #[error("no page could be indexed ({read} read, all skipped); the previous build, if any, is kept")]
     NothingIndexed { read: usize },
+}
+
+/// Whether a build replaces the published build of its folder or adds pages to it.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
+pub enum BuildMode {
+    /// A new collection of the inputs alone.
+    #[default]
+    Replace,
+    /// The published build plus the inputs (a plain build when the folder has none).
+    Append,
 }
 
 /// What a build reports as it goes.
@@ -75,11 +104,36 @@ pub fn build(
     config: &Config,
     observer: &dyn BuildObserver,
 ) -> Result<BuildSummary, BuildError> {
+    build_with_mode(inputs, dir, config, observer, BuildMode::Replace)
+}
+
+/// [`build`], or with [`BuildMode::Append`] an addition of `inputs` to the published build.
+pub fn build_with_mode(
+    inputs: &[PathBuf],
+    dir: &Path,
+    config: &Config,
+    observer: &dyn BuildObserver,
+    mode: BuildMode,
+) -> Result<BuildSummary, BuildError> {
     let started = Instant::now();
     let sources = inputs.iter().map(|p| Source::from_path(p)).collect::<Result<Vec<_>, _>>()?;
-    let total_bytes: u64 = sources.iter().map(Source::size_on_disk).sum();
-
-    let stop_words = learn_stop_words(&sources, config, observer);
+    let earlier = match mode {
+        BuildMode::Replace => None,
+        BuildMode::Append => match current_build(dir) {
+            Ok(published) => Some(published),
+            Err(IndexError::NoBuild { .. }) => None,
+            Err(e) => return Err(e.into()),
+        },
+    };
+    if let Some(published) = &earlier {
+        check_appendable(published, config)?;
+    }
+    // An append keeps the stop-word list of the build it adds to: the abstracts and keywords
+    // of old and new pages are then made alike, and the index terms agree.
+    let stop_words = match &earlier {
+        Some(published) => read_stop_words(published)?,
+        None => learn_stop_words(&sources, config, observer),
+    };
     // The classifier (§6): a model file named by the configuration (`--classifier`), the
     // built-in default model, or none (`off`). A model that cannot be loaded stops the build
     // before anything is written.
@@ -97,57 +151,138 @@ pub fn build(
     }
     ctx.cleaner = learned_cleaner(&sources, &ctx, observer)?;
 
-    let output = start_build(dir)?;
-    let staging = output.staging.clone();
-    let writer = |name: &str| -> Result<BufWriter<File>, BuildError> {
-        let path = staging.join(name);
-        File::create(&path)
-            .map(|f| BufWriter::with_capacity(1 << 20, f))
-            .map_err(|source| BuildError::Write { path: path.display().to_string(), source })
+    let (output, earlier_summary) = match &earlier {
+        Some(published) => {
+            let earlier_summary = read_summary(published)?;
+            (start_append(dir, published)?, Some(earlier_summary))
+        }
+        None => (start_build(dir)?, None),
     };
-    let mut docview = writer("docview.jsonl")?;
-    let mut replicas_tsv = writer("replicas.tsv")?;
-    let mut skipped_tsv = writer("skipped.tsv")?;
-    let mut indexes = IndexSet::create(&staging, config.index.writer_memory_mib, config.index.writer_threads)?;
-
-    let mut summary = BuildSummary::default();
-    let mut detector = ReplicaDetector::new(ctx.signer.kind(), &config.replicas);
-    let mut seen_urls: HashSet<[u8; 16]> = HashSet::new();
-    let counter = ByteCounter::default();
-
-    let (sender, receiver) = crossbeam_channel::bounded::<Vec<InputEvent>>(CHANNEL_BATCHES);
-    let batch_size = config.input.batch_size;
-    let max_page_bytes = config.input.max_page_bytes;
-    let reader_counter = counter.clone();
-    let reader_sources = sources.clone();
-    let reader = std::thread::spawn(move || {
-        let mut batch = Vec::with_capacity(batch_size);
-        for source in &reader_sources {
-            let result = source.visit(max_page_bytes, &reader_counter, &mut |event| {
-                batch.push(event);
-                if batch.len() >= batch_size {
-                    return sender.send(std::mem::replace(&mut batch, Vec::with_capacity(batch_size))).is_ok();
-                }
-                true
-            });
-            if let Err(e) = result {
-                batch.push(InputEvent::Skipped(unreadable_source(e)));
-            }
+    let result = write_build(&sources, &output, earlier_summary.is_some(), &ctx, &stop_words, observer);
+    let mut summary = match result {
+        Ok(summary) => summary,
+        Err(e) => {
+            let _ = std::fs::remove_dir_all(&output.staging);
+            return Err(e);
         }
-        if !batch.is_empty() {
-            let _ = sender.send(batch);
-        }
-    });
-
+    };
+    let staging = output.staging.clone();
     let write_error = |name: &str| {
         let path = staging.join(name).display().to_string();
         move |source| BuildError::Write { path, source }
     };
-    for batch in receiver {
+    if let Some(earlier) = &earlier_summary {
+        summary.add_earlier(earlier);
+    }
+    summary.learned_stop_words = stop_words.learned_sorted().len();
+    summary.abstract_index_bytes = dir_size(&staging.join("abstract"));
+    summary.fulltext_index_bytes = dir_size(&staging.join("fulltext"));
+    summary.elapsed_seconds = started.elapsed().as_secs_f64();
+    summary.peak_rss_bytes = peak_rss_bytes();
+    summary.threads = rayon::current_num_threads();
+    let summary_json = serde_json::to_string_pretty(&summary).unwrap_or_default();
+    std::fs::write(staging.join(SUMMARY_FILE), summary_json + "\n").map_err(write_error(SUMMARY_FILE))?;
+    summary.output = publish_build(output)?.display().to_string();
+    Ok(summary)
+}
+
+/// The files of a build being written.
+struct BuildFiles {
+    docview: BufWriter<File>,
+    replicas: BufWriter<File>,
+    skipped: BufWriter<File>,
+    signatures: SignatureWriter,
+    seen_urls: SeenUrls,
+    indexes: IndexSet,
+    detector: ReplicaDetector,
+}
+
+impl BuildFiles {
+    /// Empty files, or with `append` the copies of the published build's files in `staging`.
+    fn open(staging: &Path, append: bool, ctx: &PageContext<'_>) -> Result<BuildFiles, BuildError> {
+        let config = ctx.config;
+        let text_file = |name: &str| -> Result<BufWriter<File>, BuildError> {
+            let path = staging.join(name);
+            OpenOptions::new()
+                .create(true)
+                .write(true)
+                .append(append)
+                .truncate(!append)
+                .open(&path)
+                .map(|f| BufWriter::with_capacity(1 << 20, f))
+                .map_err(|source| BuildError::Write { path: path.display().to_string(), source })
+        };
+        let (memory, threads) = (config.index.writer_memory_mib, config.index.writer_threads);
+        let signatures_path = staging.join(SIGNATURES_FILE);
+        let seen_path = staging.join(SEEN_URLS_FILE);
+        let (indexes, detector, signatures, seen_urls) = if append {
+            let detector = load_detector(&signatures_path, ctx.signer.kind(), &config.replicas)?;
+            (
+                IndexSet::open(staging, memory, threads)?,
+                detector,
+                SignatureWriter::append(&signatures_path)?,
+                SeenUrls::open(&seen_path)?,
+            )
+        } else {
+            (
+                IndexSet::create(staging, memory, threads)?,
+                ReplicaDetector::new(ctx.signer.kind(), &config.replicas),
+                SignatureWriter::create(&signatures_path, &config.replicas)?,
+                SeenUrls::create(&seen_path)?,
+            )
+        };
+        Ok(BuildFiles {
+            docview: text_file("docview.jsonl")?,
+            replicas: text_file("replicas.tsv")?,
+            skipped: text_file("skipped.tsv")?,
+            signatures,
+            seen_urls,
+            indexes,
+            detector,
+        })
+    }
+
+    /// Writes out and commits everything.
+    fn finish(self, staging: &Path) -> Result<(), BuildError> {
+        for (mut file, name) in
+            [(self.docview, "docview.jsonl"), (self.replicas, "replicas.tsv"), (self.skipped, "skipped.tsv")]
+        {
+            file.flush()
+                .map_err(|source| BuildError::Write { path: staging.join(name).display().to_string(), source })?;
+        }
+        self.signatures.finish()?;
+        self.seen_urls.finish()?;
+        self.indexes.commit()?;
+        Ok(())
+    }
+}
+
+/// The main pass into the staging folder of `output`: every page read, processed, checked and
+/// written; the indexes committed. Returns the counts of this run.
+fn write_build(
+    sources: &[Source],
+    output: &BuildOutput,
+    append: bool,
+    ctx: &PageContext<'_>,
+    stop_words: &StopWords,
+    observer: &dyn BuildObserver,
+) -> Result<BuildSummary, BuildError> {
+    let config = ctx.config;
+    let staging = &output.staging;
+    let write_error = |name: &str| {
+        let path = staging.join(name).display().to_string();
+        move |source| BuildError::Write { path, source }
+    };
+    let mut files = BuildFiles::open(staging, append, ctx)?;
+    let mut summary = BuildSummary::default();
+    let counter = ByteCounter::default();
+    let total_bytes: u64 = sources.iter().map(Source::size_on_disk).sum();
+
+    read_batches(sources, &config.input, &counter, &mut |batch| {
         let results: Vec<Result<ProcessedPage, Skipped>> = batch
             .into_par_iter()
             .map(|event| match event {
-                InputEvent::Page(raw) => process_page(raw, &ctx),
+                InputEvent::Page(raw) => process_page(raw, ctx),
                 InputEvent::Skipped(skipped) => Err(skipped),
             })
             .collect();
@@ -156,19 +291,20 @@ pub fn build(
             let page = match result {
                 Ok(page) => page,
                 Err(skipped) => {
-                    record_skip(&mut summary, &mut skipped_tsv, observer, &skipped)
+                    record_skip(&mut summary, &mut files.skipped, observer, &skipped)
                         .map_err(write_error("skipped.tsv"))?;
                     continue;
                 }
             };
             summary.input_page_bytes += page.bytes as u64;
-            if !seen_urls.insert(Md5::digest(page.record.identifier.as_bytes()).into()) {
+            if !files.seen_urls.insert(&page.record.identifier)? {
                 let skipped = Skipped {
                     origin: page.origin.clone(),
                     reason: SkipReason::DuplicateUrl,
                     detail: format!("{} was read before; the first copy is kept", page.record.identifier),
                 };
-                record_skip(&mut summary, &mut skipped_tsv, observer, &skipped).map_err(write_error("skipped.tsv"))?;
+                record_skip(&mut summary, &mut files.skipped, observer, &skipped)
+                    .map_err(write_error("skipped.tsv"))?;
                 continue;
             }
             if page.depth_capped {
@@ -178,25 +314,26 @@ pub fn build(
                     page.origin, config.tag_tree.max_depth
                 ));
             }
-            match detector.check(&page.record.identifier, &page.fingerprints) {
+            match files.detector.check(&page.record.identifier, &page.fingerprints) {
                 Verdict::Replica { kept_url, kind } => {
                     match kind {
                         ReplicaKind::Exact => summary.replicas.exact += 1,
                         ReplicaKind::Near => summary.replicas.near += 1,
                     }
-                    writeln!(replicas_tsv, "{}\t{}\t{}", page.record.identifier, kept_url, kind.as_str())
+                    writeln!(files.replicas, "{}\t{}\t{}", page.record.identifier, kept_url, kind.as_str())
                         .map_err(write_error("replicas.tsv"))?;
                     continue;
                 }
                 Verdict::Unique => {}
             }
-            serde_json::to_writer(&mut docview, &page.record).map_err(|e| BuildError::Write {
+            files.signatures.write(&page.record.identifier, &page.fingerprints)?;
+            serde_json::to_writer(&mut files.docview, &page.record).map_err(|e| BuildError::Write {
                 path: staging.join("docview.jsonl").display().to_string(),
                 source: e.into(),
             })?;
-            docview.write_all(b"\n").map_err(write_error("docview.jsonl"))?;
+            files.docview.write_all(b"\n").map_err(write_error("docview.jsonl"))?;
             let record = page.record;
-            indexes.add(&PageDocument {
+            files.indexes.add(&PageDocument {
                 title: record.title.clone(),
                 body: format!("{}\n{}", record.title, page.visible_text),
                 keywords: record.keywords,
@@ -209,41 +346,52 @@ pub fn build(
             summary.pages_indexed += 1;
         }
         observer.progress(counter.get(), total_bytes, summary.pages_read);
-    }
-    // The reader only fails by panicking, which the channel already reported by closing.
-    let _ = reader.join();
+        Ok::<(), BuildError>(())
+    })?;
 
-    for (mut file, name) in [(docview, "docview.jsonl"), (replicas_tsv, "replicas.tsv"), (skipped_tsv, "skipped.tsv")] {
-        file.flush().map_err(write_error(name))?;
-    }
-    if summary.pages_indexed == 0 {
-        let _ = std::fs::remove_dir_all(&staging);
+    // An append that adds no page still records what it read (replicas, skipped pages) over
+    // a collection that has pages; a new build of nothing would publish an empty collection.
+    if summary.pages_indexed == 0 && !append {
         return Err(BuildError::NothingIndexed { read: summary.pages_read });
     }
-    indexes.commit()?;
-    let learned = stop_words.learned_sorted().join("\n");
-    std::fs::write(staging.join("stopwords-learned.txt"), learned + "\n")
-        .map_err(write_error("stopwords-learned.txt"))?;
+    files.finish(staging)?;
+    if !append {
+        let learned = stop_words.learned_sorted().join("\n");
+        std::fs::write(staging.join(STOP_WORDS_FILE), learned + "\n").map_err(write_error(STOP_WORDS_FILE))?;
+    }
     std::fs::write(staging.join("config.toml"), config.to_toml()).map_err(write_error("config.toml"))?;
-
-    summary.learned_stop_words = stop_words.learned_sorted().len();
     summary.input_bytes = counter.get();
-    summary.abstract_index_bytes = dir_size(&staging.join("abstract"));
-    summary.fulltext_index_bytes = dir_size(&staging.join("fulltext"));
-    summary.elapsed_seconds = started.elapsed().as_secs_f64();
-    summary.peak_rss_bytes = peak_rss_bytes();
-    summary.threads = rayon::current_num_threads();
-    let summary_json = serde_json::to_string_pretty(&summary).unwrap_or_default();
-    std::fs::write(staging.join("summary.json"), summary_json + "\n").map_err(write_error("summary.json"))?;
-    summary.output = publish_build(output)?.display().to_string();
     Ok(summary)
 }
 
-fn unreadable_source(error: InputError) -> Skipped {
-    let origin = match &error {
-        InputError::NotFound { path } | InputError::Io { path, .. } | InputError::Format { path, .. } => path.clone(),
-    };
-    Skipped { origin, reason: SkipReason::Unreadable, detail: error.to_string() }
+/// Refuses early (before any pass over the input) a build that cannot be appended to.
+fn check_appendable(published: &Path, config: &Config) -> Result<(), BuildError> {
+    for name in [SIGNATURES_FILE, SEEN_URLS_FILE] {
+        let path = published.join(name);
+        if !path.is_file() {
+            return Err(BuildError::NotAppendable {
+                path: path.display().to_string(),
+                reason: "the build has no saved replica signatures (made by an older indexer)".into(),
+            });
+        }
+    }
+    Ok(check_settings(&published.join(SIGNATURES_FILE), &config.replicas)?)
+}
+
+/// The stop words a published build learned.
+fn read_stop_words(build: &Path) -> Result<StopWords, BuildError> {
+    let path = build.join(STOP_WORDS_FILE);
+    let text = std::fs::read_to_string(&path)
+        .map_err(|e| BuildError::NotAppendable { path: path.display().to_string(), reason: e.to_string() })?;
+    Ok(StopWords::from_learned(text.lines().map(str::trim).filter(|w| !w.is_empty()).map(str::to_string)))
+}
+
+/// The summary of a published build.
+fn read_summary(build: &Path) -> Result<BuildSummary, BuildError> {
+    let path = build.join(SUMMARY_FILE);
+    let not_appendable = |reason: String| BuildError::NotAppendable { path: path.display().to_string(), reason };
+    let text = std::fs::read_to_string(&path).map_err(|e| not_appendable(e.to_string()))?;
+    serde_json::from_str(&text).map_err(|e| not_appendable(format!("not a build summary: {e}")))
 }
 
 fn record_skip(
@@ -280,21 +428,22 @@ pub fn learned_cleaner(
         batch.clear();
     };
     let counter = ByteCounter::default();
-    for source in sources {
-        let result = source.visit(ctx.config.input.max_page_bytes, &counter, &mut |event| {
-            if let InputEvent::Page(page) = event {
-                batch.push(page);
-                if batch.len() >= batch_size {
-                    observe(&mut batch, &mut cleaner);
+    let Ok(()) = read_batches::<std::convert::Infallible>(sources, &ctx.config.input, &counter, &mut |events| {
+        for event in events {
+            match event {
+                InputEvent::Page(page) => batch.push(page),
+                // The main pass reports the unreadable source as a skipped record.
+                InputEvent::Skipped(skipped) if skipped.reason == SkipReason::Unreadable => {
+                    observer.warning(&format!("cleaner learning pass: {}", skipped.detail))
                 }
+                InputEvent::Skipped(_) => {}
             }
-            true
-        });
-        if let Err(e) = result {
-            // The main pass reports the unreadable source as a skipped record.
-            observer.warning(&format!("cleaner learning pass: {e}"));
+            if batch.len() >= batch_size {
+                observe(&mut batch, &mut cleaner);
+            }
         }
-    }
+        Ok(())
+    });
     observe(&mut batch, &mut cleaner);
     cleaner.finish_learning();
     Ok(cleaner)

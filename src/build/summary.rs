@@ -4,25 +4,42 @@ use std::collections::BTreeMap;
 use std::fmt;
 use std::path::Path;
 
-use serde::Serialize;
+use serde::{Deserialize, Serialize};
 
 use crate::input::SkipReason;
 
 /// Replicas removed, by kind.
-#[derive(Debug, Clone, Default, Serialize)]
+#[derive(Debug, Clone, Default, Serialize, Deserialize)]
+#[serde(default)]
 pub struct ReplicaCounts {
     pub exact: usize,
     pub near: usize,
 }
 
 /// Non-fatal problems, by kind.
-#[derive(Debug, Clone, Default, Serialize)]
+#[derive(Debug, Clone, Default, Serialize, Deserialize)]
+#[serde(default)]
 pub struct WarningCounts {
     pub depth_capped: usize,
 }
 
-/// What a build did.
-#[derive(Debug, Clone, Default, Serialize)]
+/// What the last `indexer build --append` added; the other counts of its summary are of the
+/// whole collection, earlier builds included.
+#[derive(Debug, Clone, Default, Serialize, Deserialize)]
+#[serde(default)]
+pub struct AppendCounts {
+    pub pages_read: usize,
+    pub pages_indexed: usize,
+    pub skipped: usize,
+    pub replicas: ReplicaCounts,
+    pub input_page_bytes: u64,
+}
+
+/// What a build did. After an append, the counts are of the whole collection (the published
+/// build it added to, and the pages added), and `appended` says what the append added; the
+/// time, speed and memory are of the last run.
+#[derive(Debug, Clone, Default, Serialize, Deserialize)]
+#[serde(default)]
 pub struct BuildSummary {
     /// Records read: pages, and records that were skipped.
     pub pages_read: usize,
@@ -43,6 +60,8 @@ pub struct BuildSummary {
     pub threads: usize,
     /// The published build folder.
     pub output: String,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub appended: Option<AppendCounts>,
 }
 
 impl BuildSummary {
@@ -50,8 +69,35 @@ impl BuildSummary {
         self.skipped.values().sum()
     }
 
+    /// Records read per second by the last run.
     pub fn pages_per_second(&self) -> f64 {
-        self.pages_read as f64 / self.elapsed_seconds.max(1e-9)
+        let read = self.appended.as_ref().map_or(self.pages_read, |a| a.pages_read);
+        read as f64 / self.elapsed_seconds.max(1e-9)
+    }
+
+    /// Adds the counts of `earlier`, the build this one was appended to, and records this
+    /// run's own counts in `appended`.
+    pub fn add_earlier(&mut self, earlier: &BuildSummary) {
+        self.appended = Some(AppendCounts {
+            pages_read: self.pages_read,
+            pages_indexed: self.pages_indexed,
+            skipped: self.skipped_total(),
+            replicas: self.replicas.clone(),
+            input_page_bytes: self.input_page_bytes,
+        });
+        self.pages_read += earlier.pages_read;
+        self.pages_indexed += earlier.pages_indexed;
+        for (reason, n) in &earlier.skipped {
+            *self.skipped.entry(*reason).or_default() += n;
+        }
+        self.replicas.exact += earlier.replicas.exact;
+        self.replicas.near += earlier.replicas.near;
+        for (page_type, n) in &earlier.page_types {
+            *self.page_types.entry(page_type.clone()).or_default() += n;
+        }
+        self.warnings.depth_capped += earlier.warnings.depth_capped;
+        self.input_bytes += earlier.input_bytes;
+        self.input_page_bytes += earlier.input_page_bytes;
     }
 
     /// Abstract index size / full-text index size (the paper's Table 3 ratio).
@@ -85,6 +131,18 @@ impl fmt::Display for BuildSummary {
             self.replicas.exact,
             self.replicas.near
         )?;
+        if let Some(a) = &self.appended {
+            writeln!(
+                f,
+                "appended        {} read, {} indexed, {} skipped, {} replicas ({} exact, {} near)",
+                a.pages_read,
+                a.pages_indexed,
+                a.skipped,
+                a.replicas.exact + a.replicas.near,
+                a.replicas.exact,
+                a.replicas.near
+            )?;
+        }
         if self.warnings.depth_capped > 0 {
             writeln!(f, "warnings        {} pages nested too deep (flattened)", self.warnings.depth_capped)?;
         }
@@ -100,7 +158,9 @@ impl fmt::Display for BuildSummary {
             "time            {:.1} s, {:.0} pages/s, {:.1} MB/s of HTML on {} threads",
             self.elapsed_seconds,
             self.pages_per_second(),
-            self.input_page_bytes as f64 / 1e6 / self.elapsed_seconds.max(1e-9),
+            self.appended.as_ref().map_or(self.input_page_bytes, |a| a.input_page_bytes) as f64
+                / 1e6
+                / self.elapsed_seconds.max(1e-9),
             self.threads
         )?;
         if let Some(rss) = self.peak_rss_bytes {

@@ -9,7 +9,7 @@ mod token_totals;
 mod writer;
 
 pub use analyzer::{DocViewTokenizer, TOKENIZER_NAME, register_tokenizers};
-pub use publish::{BuildOutput, CURRENT_LINK, current_build, publish_build, start_build};
+pub use publish::{BuildOutput, CURRENT_LINK, current_build, publish_build, start_append, start_build};
 pub use schema::{FieldSource, IndexKind, IndexSchema, SchemaError};
 pub use token_totals::{TOKEN_TOTALS_FILE, TokenTotals, count_token_totals, read_token_totals, write_token_totals};
 pub use writer::{IndexSet, PageDocument};
@@ -25,4 +25,6 @@ pub enum IndexError {
     Io { path: String, source: std::io::Error },
     #[error("no build in {dir}: run `indexer build <INPUT> --dir {dir}` first")]
     NoBuild { dir: String },
+    #[error("index {path} has another schema than index-schema/{name}.json: rebuild it without --append")]
+    SchemaChanged { path: String, name: String },
 }

@@ -50,6 +50,57 @@ pub fn start_build(dir: &Path) -> Result<BuildOutput, IndexError> {
     Ok(BuildOutput { dir: dir.to_path_buf(), staging, id })
 }
 
+/// Starts a build that adds pages to the published build of `dir`: a new staging folder
+/// holding a copy of it. The index segments, which Tantivy never changes once written, are
+/// hard links (a copy where the file system has none); every other file is copied, so
+/// appending to the copy leaves the published build as it was. Returns the staging build and
+/// `published` is the folder `current` pointed to when the caller read it (its stop words,
+/// its summary): the copy is of that build.
+pub fn start_append(dir: &Path, published: &Path) -> Result<BuildOutput, IndexError> {
+    let output = start_build(dir)?;
+    if let Err(e) = copy_build(published, &output.staging) {
+        let _ = std::fs::remove_dir_all(&output.staging);
+        return Err(e);
+    }
+    Ok(output)
+}
+
+fn copy_build(from: &Path, to: &Path) -> Result<(), IndexError> {
+    let entries = std::fs::read_dir(from).map_err(io_error(from))?;
+    for entry in entries {
+        let entry = entry.map_err(io_error(from))?;
+        let source = entry.path();
+        let target = to.join(entry.file_name());
+        let name = entry.file_name().to_string_lossy().to_string();
+        if source.is_dir() {
+            std::fs::create_dir_all(&target).map_err(io_error(&target))?;
+            copy_index(&source, &target)?;
+        } else if !name.starts_with(TMP_PREFIX) {
+            std::fs::copy(&source, &target).map_err(io_error(&target))?;
+        }
+    }
+    Ok(())
+}
+
+/// Tantivy's lock files are left out: the writer creates its own, and a hard link would share
+/// the published build's lock.
+fn copy_index(from: &Path, to: &Path) -> Result<(), IndexError> {
+    let entries = std::fs::read_dir(from).map_err(io_error(from))?;
+    for entry in entries {
+        let entry = entry.map_err(io_error(from))?;
+        let name = entry.file_name().to_string_lossy().to_string();
+        let (source, target) = (entry.path(), to.join(entry.file_name()));
+        if name.ends_with(".lock") || !source.is_file() {
+            continue;
+        }
+        let linked = !name.ends_with(".json") && std::fs::hard_link(&source, &target).is_ok();
+        if !linked {
+            std::fs::copy(&source, &target).map_err(io_error(&target))?;
+        }
+    }
+    Ok(())
+}
+
 /// Publishes a finished build: it becomes `current`, and the builds before it are removed.
 /// Returns the published folder.
 pub fn publish_build(build: BuildOutput) -> Result<PathBuf, IndexError> {
@@ -128,5 +179,37 @@ mod tests {
         let leftovers: Vec<_> = std::fs::read_dir(dir.path().join(BUILDS)).unwrap().flatten().collect();
         assert_eq!(leftovers.len(), 1);
         assert_eq!(leftovers[0].path(), second_path);
+    }
+
+    #[test]
+    fn an_append_starts_from_a_copy_that_leaves_the_published_build_alone() {
+        let dir = tempfile::tempdir().unwrap();
+        let first = start_build(dir.path()).unwrap();
+        std::fs::write(first.staging.join("docview.jsonl"), "old\n").unwrap();
+        let index = first.staging.join("abstract");
+        std::fs::create_dir_all(&index).unwrap();
+        for name in ["segment.idx", "meta.json", ".tantivy-writer.lock"] {
+            std::fs::write(index.join(name), name).unwrap();
+        }
+        let published = publish_build(first).unwrap();
+
+        let append = start_append(dir.path(), &published).unwrap();
+        let copy = append.staging.clone();
+        let mut docview = std::fs::OpenOptions::new().append(true).open(copy.join("docview.jsonl")).unwrap();
+        std::io::Write::write_all(&mut docview, b"new\n").unwrap();
+        std::fs::write(copy.join("abstract/meta.json"), "changed").unwrap();
+        assert_eq!(std::fs::read_to_string(published.join("docview.jsonl")).unwrap(), "old\n");
+        assert_eq!(std::fs::read_to_string(published.join("abstract/meta.json")).unwrap(), "meta.json");
+        assert!(!copy.join("abstract/.tantivy-writer.lock").exists());
+        #[cfg(unix)]
+        {
+            use std::os::unix::fs::MetadataExt;
+            let inode = |p: &Path| std::fs::metadata(p).unwrap().ino();
+            assert_eq!(inode(&copy.join("abstract/segment.idx")), inode(&published.join("abstract/segment.idx")));
+        }
+        assert_eq!(current_build(dir.path()).unwrap(), published);
+        let appended = publish_build(append).unwrap();
+        assert_eq!(std::fs::read_to_string(appended.join("docview.jsonl")).unwrap(), "old\nnew\n");
+        assert_eq!(std::fs::read_to_string(appended.join("abstract/segment.idx")).unwrap(), "segment.idx");
     }
 }

@@ -62,6 +62,27 @@ impl IndexSet {
         Ok(IndexSet { indexes })
     }
 
+    /// Opens both indexes under `dir` to add pages to them (`indexer build --append`).
+    pub fn open(dir: &Path, memory_mib: usize, threads: usize) -> Result<IndexSet, IndexError> {
+        let mut indexes = Vec::new();
+        for kind in IndexKind::ALL {
+            let schema = IndexSchema::load(kind)?;
+            let path = dir.join(kind.name());
+            let tantivy_error = |source| IndexError::Tantivy { path: path.display().to_string(), source };
+            let index = Index::open_in_dir(&path).map_err(tantivy_error)?;
+            if index.schema() != schema.schema {
+                return Err(IndexError::SchemaChanged {
+                    path: path.display().to_string(),
+                    name: kind.name().to_string(),
+                });
+            }
+            register_tokenizers(&index);
+            let writer = index.writer_with_num_threads(threads, memory_mib * 1024 * 1024).map_err(tantivy_error)?;
+            indexes.push(OneIndex { schema, writer });
+        }
+        Ok(IndexSet { indexes })
+    }
+
     /// Queues a page for both indexes.
     pub fn add(&mut self, page: &PageDocument) -> Result<(), IndexError> {
         for one in &mut self.indexes {

@@ -9,6 +9,7 @@
 mod folder;
 mod http;
 mod jsonl;
+mod list;
 mod warc;
 
 use std::fmt;
@@ -17,7 +18,9 @@ use std::path::{Path, PathBuf};
 use std::sync::Arc;
 use std::sync::atomic::{AtomicU64, Ordering};
 
-use serde::Serialize;
+use serde::{Deserialize, Serialize};
+
+pub use list::read_input_list;
 
 /// A page as read, before decoding.
 #[derive(Debug, Clone)]
@@ -32,7 +35,7 @@ pub struct RawPage {
 }
 
 /// Why a record did not become an indexed page.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, PartialOrd, Ord, Serialize)]
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, PartialOrd, Ord, Serialize, Deserialize)]
 #[serde(rename_all = "kebab-case")]
 pub enum SkipReason {
     /// The file or record could not be read (I/O error, corrupt gzip).

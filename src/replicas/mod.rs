@@ -10,6 +10,7 @@
 
 mod fingerprint;
 mod signature;
+mod store;
 
 use std::collections::HashMap;
 
@@ -21,6 +22,9 @@ use crate::config::ReplicaConfig;
 
 pub use fingerprint::{Fingerprint, exact_fingerprint, keyword_fingerprint, to_hex};
 pub use signature::{DetectorKind, NearSignature, Signer, shingles};
+pub use store::{
+    SEEN_URLS_FILE, SIGNATURES_FILE, SeenUrls, SignatureWriter, StoreError, check_settings, load_detector,
+};
 
 /// How a removed page relates to the kept one.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, Serialize)]
@@ -114,6 +118,13 @@ impl ReplicaDetector {
         if let Some(kept) = near_match {
             return self.replica_of(kept, ReplicaKind::Near);
         }
+        self.keep(url, fingerprints);
+        Verdict::Unique
+    }
+
+    /// Remembers a kept page without checking it: how the pages of an earlier build are
+    /// loaded (`indexer build --append`), in the order they were kept.
+    pub fn keep(&mut self, url: &str, fingerprints: &PageFingerprints) {
         let ordinal = self.kept_urls.len() as u32;
         self.kept_urls.push(url.to_string());
         if let Some(f) = fingerprints.exact {
@@ -127,7 +138,11 @@ impl ReplicaDetector {
             (NearIndex::SimHash { index }, NearSignature::SimHash(signature)) => index.insert(ordinal, *signature),
             _ => {}
         }
-        Verdict::Unique
+    }
+
+    /// Pages kept so far.
+    pub fn kept(&self) -> usize {
+        self.kept_urls.len()
     }
 
     fn replica_of(&self, kept: u32, kind: ReplicaKind) -> Verdict {
