@@ -20,9 +20,12 @@
 //! - [`index`]: the abstract and full-text Tantivy indexes, published atomically.
 //! - [`search`] and [`eval`]: BM25 search (abstract, full-text, tiered) and TREC evaluation.
 //! - [`build`]: the streaming, parallel pipeline behind `indexer build`.
+//! - [`bench`]: `indexer bench`, throughput per stage and of whole builds against a floor
+//!   reference, and memory against corpus size.
 //!
 //! Every parameter lives in [`config::Config`].
 
+pub mod bench;
 pub mod build;
 pub mod classify;
 pub mod clean;
