@@ -1005,7 +1005,7 @@ fn bench_command(args: BenchArgs) -> Result<ExitCode> {
         outln!("{}", serde_json::to_string(&run)?);
         return Ok(ExitCode::SUCCESS);
     }
-    if args.threads.iter().any(|&n| n == 0) {
+    if args.threads.contains(&0) {
         bail!("--threads: a thread count must be at least 1");
     }
     let work_dir =
