@@ -49,7 +49,7 @@ pub fn visit(
     while let Some(next) = records.next_item() {
         number += 1;
         let origin = format!("{display}#record-{number}");
-        let mut record = match next {
+        let record = match next {
             Ok(record) => record,
             Err(e) => {
                 // The stream position is unknown after a bad record: the rest of the file is lost.
