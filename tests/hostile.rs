@@ -173,3 +173,30 @@ proptest! {
         let _ = source.visit(1 << 20, &ByteCounter::default(), &mut |_| true);
     }
 }
+
+/// Found by fuzzing (fuzz/fuzz_targets/warc_reader.rs): the warc crate panicked on a header
+/// value that is not UTF-8. The record is skipped with its reason and the next one is read.
+#[test]
+fn a_warc_header_that_is_not_utf8_skips_the_record_only() {
+    let dir = tempfile::tempdir().unwrap();
+    let path = dir.path().join("bad-header.warc");
+    let mut bytes = warc_record("https://port.example/fog", ARTICLE);
+    let in_the_uri = bytes.windows(4).position(|w| w == b"port").unwrap() + 1;
+    bytes[in_the_uri] = 0x86;
+    bytes.extend(warc_record("https://port.example/next", ARTICLE));
+    std::fs::write(&path, &bytes).unwrap();
+    let mut events = Vec::new();
+    Source::from_path(&path)
+        .unwrap()
+        .visit(1 << 20, &ByteCounter::default(), &mut |event| {
+            events.push(event);
+            true
+        })
+        .unwrap();
+    assert_eq!(events.len(), 2, "{events:?}");
+    assert!(
+        matches!(&events[0], indexer::input::InputEvent::Skipped(s) if s.detail.contains("not UTF-8")),
+        "{events:?}"
+    );
+    assert!(matches!(&events[1], indexer::input::InputEvent::Page(p) if p.url == "https://port.example/next"));
+}

@@ -1,10 +1,10 @@
 //! WARC input (plain or multi-member gzip), read with the `warc` crate's streaming reader so
 //! that a record's declared length is checked against the page cap before its body is read.
 
-use std::io::{BufReader, Read};
+use std::io::BufReader;
 use std::path::Path;
 
-use warc::{RecordType, WarcHeader, WarcReader};
+use warc::{RawRecordHeader, RecordType, WarcHeader, WarcReader};
 
 use super::http::parse_response;
 use super::{ByteCounter, InputError, InputEvent, RawPage, SkipReason, Skipped, open_maybe_gzip};
@@ -49,7 +49,7 @@ pub fn visit(
     while let Some(next) = records.next_item() {
         number += 1;
         let origin = format!("{display}#record-{number}");
-        let mut record = match next {
+        let record = match next {
             Ok(record) => record,
             Err(e) => {
                 // The stream position is unknown after a bad record: the rest of the file is lost.
@@ -64,19 +64,8 @@ pub fn visit(
         if !matches!(record.warc_type(), RecordType::Response | RecordType::Resource) {
             continue;
         }
-        let url = record
-            .header(WarcHeader::TargetURI)
-            .map(|u| u.trim().trim_matches(|c| c == '<' || c == '>').to_string())
-            .unwrap_or_default();
-        let origin = if url.is_empty() { origin } else { format!("{origin} ({url})") };
         let is_response = matches!(record.warc_type(), RecordType::Response);
-        let event = if url.is_empty() {
-            InputEvent::Skipped(Skipped {
-                origin,
-                reason: SkipReason::BadRecord,
-                detail: "no WARC-Target-URI header".into(),
-            })
-        } else if record.content_length() > max_page_bytes + HTTP_HEADER_ALLOWANCE {
+        let event = if record.content_length() > max_page_bytes + HTTP_HEADER_ALLOWANCE {
             InputEvent::Skipped(Skipped {
                 origin,
                 reason: SkipReason::TooLarge,
@@ -86,8 +75,10 @@ pub fn visit(
                 ),
             })
         } else {
-            let mut block = Vec::with_capacity(record.content_length() as usize);
-            match record.read_to_end(&mut block) {
+            // The warc crate's `Record::header` panics on a header value that is not UTF-8
+            // (found by fuzzing), so the headers are read from the raw record instead.
+            let (headers, block) = match record.into_buffered() {
+                Ok(buffered) => buffered.into_raw_parts(),
                 Err(e) => {
                     sink(InputEvent::Skipped(Skipped {
                         origin,
@@ -96,19 +87,51 @@ pub fn visit(
                     }));
                     break;
                 }
-                Ok(_) if is_response => response_event(url, origin, &block, max_page_bytes),
-                Ok(_) => {
-                    let charset =
-                        record.header(WarcHeader::ContentType).and_then(|ct| super::http::charset_of_content_type(&ct));
-                    InputEvent::Page(RawPage { url, origin, bytes: block, http_charset: charset })
-                }
-            }
+            };
+            record_event(&headers, block, is_response, origin, max_page_bytes)
         };
         if !sink(event) {
             break;
         }
     }
     Ok(())
+}
+
+/// The page of a response or resource record whose body fits the cap.
+fn record_event(
+    headers: &RawRecordHeader,
+    block: Vec<u8>,
+    is_response: bool,
+    origin: String,
+    max_page_bytes: u64,
+) -> InputEvent {
+    let url = match headers.headers.get(&WarcHeader::TargetURI).map(|v| std::str::from_utf8(v)) {
+        None => String::new(),
+        Some(Ok(url)) => url.trim().trim_matches(|c| c == '<' || c == '>').to_string(),
+        Some(Err(_)) => {
+            return InputEvent::Skipped(Skipped {
+                origin,
+                reason: SkipReason::BadRecord,
+                detail: "the WARC-Target-URI header is not UTF-8".into(),
+            });
+        }
+    };
+    if url.is_empty() {
+        return InputEvent::Skipped(Skipped {
+            origin,
+            reason: SkipReason::BadRecord,
+            detail: "no WARC-Target-URI header".into(),
+        });
+    }
+    let origin = format!("{origin} ({url})");
+    if is_response {
+        return response_event(url, origin, &block, max_page_bytes);
+    }
+    let charset = headers
+        .headers
+        .get(&WarcHeader::ContentType)
+        .and_then(|ct| super::http::charset_of_content_type(&String::from_utf8_lossy(ct)));
+    InputEvent::Page(RawPage { url, origin, bytes: block, http_charset: charset })
 }
 
 fn response_event(url: String, origin: String, block: &[u8], max_page_bytes: u64) -> InputEvent {

@@ -102,16 +102,34 @@ const MARGIN_HINTS: &[&str] = &[
 /// Parses `html` (already decoded) and builds its tag tree. `weighty_tags` are the tags whose
 /// force Algorithm 1 uses (the keys of `block_weight.forces`).
 pub fn build_tag_tree(html: &str, config: &TagTreeConfig, weighty_tags: &HashSet<String>) -> TagTree {
+    tag_tree_of(&parse_html(html, config), config, weighty_tags)
+}
+
+/// A page parsed by html5ever, before it is reduced to a tag tree.
+pub struct ParsedHtml {
+    pub dom: RcDom,
+    /// Markup nested deeper than `tag_tree.max_markup_depth` was flattened before parsing.
+    pub markup_capped: bool,
+}
+
+/// The first half of [`build_tag_tree`]: caps the markup depth and parses with html5ever
+/// (scripting off). Separate so that benchmarks can time parsing on its own.
+pub fn parse_html(html: &str, config: &TagTreeConfig) -> ParsedHtml {
     let opts = ParseOpts {
         tree_builder: TreeBuilderOpts { scripting_enabled: false, ..Default::default() },
         ..Default::default()
     };
     let (html, markup_capped) = super::cap_markup_depth(html, config.max_markup_depth);
     let dom = parse_document(RcDom::default(), opts).one(html.as_ref());
+    ParsedHtml { dom, markup_capped }
+}
+
+/// The second half of [`build_tag_tree`]: the tag tree of a parsed page.
+pub fn tag_tree_of(parsed: &ParsedHtml, config: &TagTreeConfig, weighty_tags: &HashSet<String>) -> TagTree {
     let mut builder = Builder::new(config, weighty_tags);
-    builder.walk(&dom.document);
+    builder.walk(&parsed.dom.document);
     let mut tree = builder.finish();
-    tree.depth_capped |= markup_capped;
+    tree.depth_capped |= parsed.markup_capped;
     tree
 }
 

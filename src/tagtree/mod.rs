@@ -18,7 +18,7 @@ mod render;
 
 use serde::{Deserialize, Serialize};
 
-pub use build::build_tag_tree;
+pub use build::{ParsedHtml, build_tag_tree, parse_html, tag_tree_of};
 pub use depth::cap_markup_depth;
 
 /// Index of a node in [`TagTree::nodes`].

@@ -1,0 +1,146 @@
+//! The floor reference: the least any indexer of HTML pages must do. Each page is parsed by
+//! html5ever into an RcDom, its visible text extracted, and the text indexed by Tantivy in a
+//! single field with our full-text body's analyzer (the `docview` tokenizer, stop words,
+//! stemming, positions) and our writer memory and threads. Pages are read, batched and
+//! parsed in parallel exactly as `indexer build` does, so that the two compare fairly.
+
+use std::path::Path;
+use std::time::Instant;
+
+use html5ever::tendril::TendrilSink;
+use html5ever::tree_builder::TreeBuilderOpts;
+use html5ever::{ParseOpts, parse_document};
+use markup5ever_rcdom::{Handle, NodeData, RcDom};
+use rayon::prelude::*;
+use serde::{Deserialize, Serialize};
+use tantivy::schema::{IndexRecordOption, SchemaBuilder, TextFieldIndexing, TextOptions};
+use tantivy::{Index, TantivyDocument};
+
+use super::BenchError;
+use crate::build::peak_rss_bytes;
+use crate::config::Config;
+use crate::index::{IndexError, TOKENIZER_NAME, register_tokenizers};
+use crate::input::{ByteCounter, InputEvent, RawPage, Source};
+
+/// Pages in flight between the reader and the workers, in batches (as in a build).
+const CHANNEL_BATCHES: usize = 4;
+
+/// Elements whose content is never visible text.
+const INVISIBLE: &[&str] = &["head", "script", "style", "template", "noscript", "svg", "math", "iframe", "object"];
+
+/// What one floor run did.
+#[derive(Debug, Clone, Default, Serialize, Deserialize)]
+pub struct FloorRun {
+    pub threads: usize,
+    pub pages: usize,
+    pub html_bytes: u64,
+    /// Bytes of visible text indexed.
+    pub text_bytes: u64,
+    pub seconds: f64,
+    pub peak_rss_bytes: Option<u64>,
+}
+
+/// Runs the floor reference over `inputs` on the current rayon pool, indexing into a fresh
+/// index under `work_dir` (removed afterwards).
+pub fn run_floor(inputs: &[std::path::PathBuf], config: &Config, work_dir: &Path) -> Result<FloorRun, BenchError> {
+    let started = Instant::now();
+    let sources = inputs.iter().map(|p| Source::from_path(p)).collect::<Result<Vec<_>, _>>()?;
+    let dir = tempfile::Builder::new().prefix("floor-").tempdir_in(work_dir).map_err(BenchError::io(work_dir))?;
+    let tantivy_error = |source| IndexError::Tantivy { path: dir.path().display().to_string(), source };
+    let mut schema = SchemaBuilder::new();
+    let indexing = TextFieldIndexing::default()
+        .set_tokenizer(TOKENIZER_NAME)
+        .set_index_option(IndexRecordOption::WithFreqsAndPositions);
+    let body = schema.add_text_field("body", TextOptions::default().set_indexing_options(indexing));
+    let index = Index::create_in_dir(dir.path(), schema.build()).map_err(tantivy_error)?;
+    register_tokenizers(&index);
+    let mut writer = index
+        .writer_with_num_threads(config.index.writer_threads, config.index.writer_memory_mib * 1024 * 1024)
+        .map_err(tantivy_error)?;
+
+    let (sender, receiver) = crossbeam_channel::bounded::<Vec<RawPage>>(CHANNEL_BATCHES);
+    let batch_size = config.input.batch_size.max(1);
+    let max_page_bytes = config.input.max_page_bytes;
+    let reader = std::thread::spawn(move || {
+        let mut batch = Vec::with_capacity(batch_size);
+        for source in &sources {
+            // An unreadable source is the build's business; the floor measures what it can read.
+            let _ = source.visit(max_page_bytes, &ByteCounter::default(), &mut |event| {
+                if let InputEvent::Page(page) = event {
+                    batch.push(page);
+                    if batch.len() >= batch_size {
+                        return sender.send(std::mem::replace(&mut batch, Vec::with_capacity(batch_size))).is_ok();
+                    }
+                }
+                true
+            });
+        }
+        if !batch.is_empty() {
+            let _ = sender.send(batch);
+        }
+    });
+    let mut run = FloorRun { threads: rayon::current_num_threads(), ..FloorRun::default() };
+    for batch in receiver {
+        run.pages += batch.len();
+        run.html_bytes += batch.iter().map(|p| p.bytes.len() as u64).sum::<u64>();
+        let texts: Vec<String> = batch.into_par_iter().map(|page| visible_text(&page.bytes)).collect();
+        for text in texts {
+            run.text_bytes += text.len() as u64;
+            let mut doc = TantivyDocument::default();
+            doc.add_text(body, text);
+            writer.add_document(doc).map_err(tantivy_error)?;
+        }
+    }
+    // The reader only fails by panicking, which the channel already reported by closing.
+    let _ = reader.join();
+    writer.commit().map_err(tantivy_error)?;
+    writer.wait_merging_threads().map_err(tantivy_error)?;
+    run.seconds = started.elapsed().as_secs_f64();
+    run.peak_rss_bytes = peak_rss_bytes();
+    Ok(run)
+}
+
+/// The visible text of a page: html5ever's DOM (scripting off, as our parse), text nodes
+/// outside invisible elements, in document order. Bytes are taken as UTF-8 (lossily): the
+/// floor does no charset detection.
+pub fn visible_text(bytes: &[u8]) -> String {
+    let html = String::from_utf8_lossy(bytes);
+    let opts = ParseOpts {
+        tree_builder: TreeBuilderOpts { scripting_enabled: false, ..Default::default() },
+        ..Default::default()
+    };
+    let dom = parse_document(RcDom::default(), opts).one(html.as_ref());
+    let mut text = String::new();
+    // Iterative: deep markup must not overflow the stack.
+    let mut stack: Vec<Handle> = vec![dom.document.clone()];
+    while let Some(node) = stack.pop() {
+        match &node.data {
+            NodeData::Text { contents } => {
+                text.push_str(&contents.borrow());
+                text.push(' ');
+            }
+            NodeData::Element { name, .. } if INVISIBLE.contains(&name.local.as_ref()) => continue,
+            _ => {}
+        }
+        stack.extend(node.children.borrow().iter().rev().cloned());
+    }
+    text
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn visible_text_skips_scripts_and_head() {
+        let text = visible_text(b"<html><head><title>T</title><script>x()</script></head><body><p>one <b>two</b></p><style>p{}</style></body></html>");
+        let words: Vec<&str> = text.split_whitespace().collect();
+        assert_eq!(words, ["one", "two"]);
+    }
+
+    #[test]
+    fn deep_markup_does_not_overflow_the_stack() {
+        let html = format!("{}deep{}", "<div>".repeat(2_000), "</div>".repeat(2_000));
+        assert!(visible_text(html.as_bytes()).contains("deep"));
+    }
+}
