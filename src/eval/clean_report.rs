@@ -134,6 +134,23 @@ fn markdown(report: &CleaningReport, command: &str) -> String {
         let mean = reference.f1.iter().sum::<f64>() / reference.f1.len().max(1) as f64;
         let _ = writeln!(md, "| *{}* (reference) | {} | {mean:.3} |", reference.name, cells.join(" | "));
     }
+    for cleaner in &report.cleaners {
+        let held_out: Vec<String> = report
+            .sets
+            .iter()
+            .filter_map(|s| report.cell(cleaner, s).map(|c| (s, c)))
+            .filter(|(_, c)| c.held_out_excluded > 0)
+            .map(|(s, c)| format!("{s} {} of {}", c.pages, c.pages + c.held_out_excluded))
+            .collect();
+        if !held_out.is_empty() {
+            let _ = writeln!(
+                md,
+                "\n`{cleaner}` is scored only on the pages its model was not trained on ({}); compare it with the \
+                 others on the same pages with `--held-out-of {cleaner}`.",
+                held_out.join(", ")
+            );
+        }
+    }
     if !report.reference_note.is_empty() {
         let _ = writeln!(md, "\n{}", report.reference_note);
     }
