@@ -620,7 +620,7 @@ impl ClassifyConfig {
 #[derive(Debug, Clone, Serialize, Deserialize, PartialEq)]
 #[serde(default, deny_unknown_fields)]
 pub struct IndexConfig {
-    /// Memory budget of each of the two index writers, in MiB.
+    /// Memory budget of each of the two index writers, in MiB (at least 15 per writer thread).
     pub writer_memory_mib: usize,
     /// Indexing threads of each writer.
     pub writer_threads: usize,
@@ -728,11 +728,16 @@ impl Config {
         if self.input.parallel_files == 0 || self.input.reader_threads == 0 {
             return Err("input.parallel_files and input.reader_threads must be at least 1".into());
         }
-        if self.index.writer_memory_mib < 16 {
-            return Err("index.writer_memory_mib must be at least 16 (Tantivy's minimum)".into());
-        }
         if self.index.writer_threads == 0 {
             return Err("index.writer_threads must be at least 1".into());
+        }
+        // Tantivy splits the budget between its threads and wants 15 MB (< 15 MiB) each.
+        if self.index.writer_memory_mib < 15 * self.index.writer_threads {
+            return Err(format!(
+                "index.writer_memory_mib must be at least 15 per writer thread (Tantivy's minimum): {} threads need {}",
+                self.index.writer_threads,
+                15 * self.index.writer_threads
+            ));
         }
         Ok(())
     }
@@ -773,5 +778,11 @@ mod tests {
         let mut config = Config::default();
         config.pab.max_outer_link_share = -0.1;
         assert!(config.validate().is_err());
+        let mut config = Config::default();
+        config.index.writer_threads = 2;
+        config.index.writer_memory_mib = 16;
+        assert!(config.validate().unwrap_err().contains("2 threads need 30"));
+        config.index.writer_memory_mib = 30;
+        assert!(config.validate().is_ok());
     }
 }
