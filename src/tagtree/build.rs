@@ -557,9 +557,7 @@ mod tests {
     use crate::config::Config;
 
     fn tree(html: &str) -> TagTree {
-        let config = Config::default();
-        let weighty = config.block_weight.forces.keys().cloned().collect();
-        build_tag_tree(html, &config.tag_tree, &weighty)
+        TagTree::with_default_config(html)
     }
 
     fn find(tree: &TagTree, hint: &str) -> NodeId {

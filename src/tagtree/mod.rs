@@ -191,6 +191,14 @@ pub struct TagTree {
 impl TagTree {
     pub const ROOT: NodeId = 0;
 
+    /// The tag tree of `html` under the default configuration (weighty tags included): what
+    /// tests and one-off tools want.
+    pub fn with_default_config(html: &str) -> TagTree {
+        let config = crate::config::Config::default();
+        let weighty = config.block_weight.forces.keys().cloned().collect();
+        build_tag_tree(html, &config.tag_tree, &weighty)
+    }
+
     /// Whether the node has no container children: the paper's leaf.
     pub fn is_leaf(&self, id: NodeId) -> bool {
         self.nodes[id].children.is_empty()

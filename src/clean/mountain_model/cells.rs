@@ -164,13 +164,9 @@ pub fn cell_score(cell: &Cell, gamma: f64, config: &MountainConfig) -> f64 {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::config::Config;
-    use crate::tagtree::build_tag_tree;
 
     fn tree(html: &str) -> TagTree {
-        let config = Config::default();
-        let weighty = config.block_weight.forces.keys().cloned().collect();
-        build_tag_tree(html, &config.tag_tree, &weighty)
+        TagTree::with_default_config(html)
     }
 
     fn cell(chars: usize, punctuation: usize, full_stopped: bool, anchor: bool, code: f64) -> Cell {

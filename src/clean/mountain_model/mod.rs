@@ -146,12 +146,9 @@ pub fn clean_mountain(tree: &TagTree, model: &RidgeModel, config: &Config) -> To
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::tagtree::build_tag_tree;
 
     fn tree(html: &str) -> TagTree {
-        let config = Config::default();
-        let weighty = config.block_weight.forces.keys().cloned().collect();
-        build_tag_tree(html, &config.tag_tree, &weighty)
+        TagTree::with_default_config(html)
     }
 
     const PAGE: &str = "<body><div id=nav><ul><li><a href='/a'>Home</a></li><li><a href='/b'>World</a></li>\

@@ -137,12 +137,9 @@ pub fn satisfiable_nodes(tree: &TagTree, config: &SatisfiableConfig) -> Vec<Node
 mod tests {
     use super::*;
     use crate::config::Config;
-    use crate::tagtree::build_tag_tree;
 
     fn tree(html: &str) -> TagTree {
-        let config = Config::default();
-        let weighty = config.block_weight.forces.keys().cloned().collect();
-        build_tag_tree(html, &config.tag_tree, &weighty)
+        TagTree::with_default_config(html)
     }
 
     fn find(tree: &TagTree, hint: &str) -> NodeId {

@@ -1,11 +1,8 @@
 use super::*;
 use crate::clean::{Cleaner, CleanerKind, block_weights};
-use crate::tagtree::build_tag_tree;
 
 fn tree(html: &str) -> TagTree {
-    let config = Config::default();
-    let weighty = config.block_weight.forces.keys().cloned().collect();
-    build_tag_tree(html, &config.tag_tree, &weighty)
+    TagTree::with_default_config(html)
 }
 
 const TOPICS: [&str; 6] = [
