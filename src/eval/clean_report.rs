@@ -154,38 +154,27 @@ fn markdown(report: &CleaningReport, command: &str) -> String {
     if !report.reference_note.is_empty() {
         let _ = writeln!(md, "\n{}", report.reference_note);
     }
-    let _ = writeln!(md, "\n## Precision / recall / pages per second\n");
-    let _ = writeln!(md, "| cleaner | {} |", report.sets.join(" | "));
-    let _ = writeln!(md, "|---|{}", "---|".repeat(report.sets.len()));
-    for cleaner in &report.cleaners {
-        let cells: Vec<String> = report
-            .sets
-            .iter()
-            .map(|s| {
-                report.cell(cleaner, s).map_or("–".into(), |c| {
-                    format!("{:.3} / {:.3} / {:.0}", c.precision, c.recall, c.pages_per_second)
-                })
-            })
-            .collect();
-        let _ = writeln!(md, "| {cleaner} | {} |", cells.join(" | "));
-    }
-    let _ = writeln!(md, "\n## Pages, empty outputs, mean per-page F1\n");
-    let _ = writeln!(md, "| cleaner | {} |", report.sets.join(" | "));
-    let _ = writeln!(md, "|---|{}", "---|".repeat(report.sets.len()));
-    for cleaner in &report.cleaners {
-        let cells: Vec<String> = report
-            .sets
-            .iter()
-            .map(|s| {
-                report
-                    .cell(cleaner, s)
-                    .map_or("–".into(), |c| format!("{} / {} / {:.3}", c.pages, c.empty_outputs, c.mean_page_f1))
-            })
-            .collect();
-        let _ = writeln!(md, "| {cleaner} | {} |", cells.join(" | "));
-    }
+    cleaner_table(&mut md, report, "Precision / recall / pages per second", |c| {
+        format!("{:.3} / {:.3} / {:.0}", c.precision, c.recall, c.pages_per_second)
+    });
+    cleaner_table(&mut md, report, "Pages, empty outputs, mean per-page F1", |c| {
+        format!("{} / {} / {:.3}", c.pages, c.empty_outputs, c.mean_page_f1)
+    });
     let _ = writeln!(md, "\n![F1 per cleaner and set](cleaning-f1.svg)");
     md
+}
+
+/// A section with a table of one row per cleaner and one column per set, each cell `cell`
+/// of the cleaner's score on the set.
+fn cleaner_table(md: &mut String, report: &CleaningReport, title: &str, cell: impl Fn(&CleanScore) -> String) {
+    let _ = writeln!(md, "\n## {title}\n");
+    let _ = writeln!(md, "| cleaner | {} |", report.sets.join(" | "));
+    let _ = writeln!(md, "|---|{}", "---|".repeat(report.sets.len()));
+    for cleaner in &report.cleaners {
+        let cells: Vec<String> =
+            report.sets.iter().map(|s| report.cell(cleaner, s).map_or("–".into(), &cell)).collect();
+        let _ = writeln!(md, "| {cleaner} | {} |", cells.join(" | "));
+    }
 }
 
 const PALETTE: [RGBColor; 8] = [

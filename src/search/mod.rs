@@ -313,23 +313,7 @@ impl Collection {
         n: usize,
         category: Option<&str>,
     ) -> Result<Vec<SearchHit>, SearchError> {
-        let none = HashSet::new();
-        let mut hits = match choice {
-            IndexChoice::Abstract => self.abstract_index.search(query, n, &none, category, None)?,
-            IndexChoice::Fulltext => self.fulltext.search(query, n, &none, category, None)?,
-            IndexChoice::Tiered => {
-                let mut hits = self.abstract_index.search(query, n, &none, category, None)?;
-                if hits.len() < n {
-                    let shown: HashSet<String> = hits.iter().map(|h| h.url.clone()).collect();
-                    hits.extend(self.fulltext.search(query, n - hits.len(), &shown, category, None)?);
-                }
-                hits
-            }
-        };
-        for (i, hit) in hits.iter_mut().enumerate() {
-            hit.rank = i + 1;
-        }
-        Ok(hits)
+        search_choice(choice, n, |kind, n, exclude| self.index(kind).search(query, n, exclude, category, None))
     }
 
     /// The searcher of one index (for statistics and evaluation).
@@ -339,6 +323,34 @@ impl Collection {
             IndexKind::Fulltext => self.fulltext.reader.searcher(),
         }
     }
+}
+
+/// The hits of `choice`, ranked 1..=n, given how one index answers (`search(kind, n,
+/// exclude)`): the tiered search answers from the abstract index first and fills the rest
+/// from the full-text index, leaving out the pages already shown. One build and a set of
+/// shards differ only in how one index answers.
+pub(crate) fn search_choice(
+    choice: IndexChoice,
+    n: usize,
+    search: impl Fn(IndexKind, usize, &HashSet<String>) -> Result<Vec<SearchHit>, SearchError>,
+) -> Result<Vec<SearchHit>, SearchError> {
+    let none = HashSet::new();
+    let mut hits = match choice {
+        IndexChoice::Abstract => search(IndexKind::Abstract, n, &none)?,
+        IndexChoice::Fulltext => search(IndexKind::Fulltext, n, &none)?,
+        IndexChoice::Tiered => {
+            let mut hits = search(IndexKind::Abstract, n, &none)?;
+            if hits.len() < n {
+                let shown: HashSet<String> = hits.iter().map(|h| h.url.clone()).collect();
+                hits.extend(search(IndexKind::Fulltext, n - hits.len(), &shown)?);
+            }
+            hits
+        }
+    };
+    for (i, hit) in hits.iter_mut().enumerate() {
+        hit.rank = i + 1;
+    }
+    Ok(hits)
 }
 
 #[cfg(test)]

@@ -46,24 +46,7 @@ impl Shards {
         n: usize,
         category: Option<&str>,
     ) -> Result<Vec<SearchHit>, SearchError> {
-        let none = HashSet::new();
-        let mut hits = match choice {
-            IndexChoice::Abstract => self.search_index(IndexKind::Abstract, query, n, &none, category)?,
-            IndexChoice::Fulltext => self.search_index(IndexKind::Fulltext, query, n, &none, category)?,
-            // The tiers of `Collection::search_in_category`, each one over all shards.
-            IndexChoice::Tiered => {
-                let mut hits = self.search_index(IndexKind::Abstract, query, n, &none, category)?;
-                if hits.len() < n {
-                    let shown: HashSet<String> = hits.iter().map(|h| h.url.clone()).collect();
-                    hits.extend(self.search_index(IndexKind::Fulltext, query, n - hits.len(), &shown, category)?);
-                }
-                hits
-            }
-        };
-        for (i, hit) in hits.iter_mut().enumerate() {
-            hit.rank = i + 1;
-        }
-        Ok(hits)
+        super::search_choice(choice, n, |kind, n, exclude| self.search_index(kind, query, n, exclude, category))
     }
 
     /// The collection statistics of one index for a query, summed over the shards; `None`
