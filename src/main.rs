@@ -627,6 +627,10 @@ struct ClassifyEvalArgs {
     /// Print one JSON object per set (JSON Lines).
     #[arg(long)]
     json: bool,
+    /// The tuning protocol: 5-fold cross-validation inside THUCNews dev.txt only (test.txt
+    /// is not read), for choosing parameters without looking at the test split.
+    #[arg(long)]
+    tuning: bool,
 }
 
 #[derive(Args)]
@@ -650,10 +654,27 @@ fn main() -> ExitCode {
         // The reader went away (`| head`): stop quietly, as Unix tools do.
         Err(error) if is_broken_pipe(&error) => ExitCode::SUCCESS,
         Err(error) => {
-            eprintln!("indexer: {error:#}");
+            eprintln!("indexer: {}", one_line(&error));
             ExitCode::from(2)
         }
     }
+}
+
+/// The error and its causes on one line, `a: b: c`; a cause that the message before it
+/// already ends with (our typed errors print their source) is not repeated.
+fn one_line(error: &anyhow::Error) -> String {
+    let mut line = String::new();
+    for cause in error.chain() {
+        let text = cause.to_string();
+        if line.ends_with(&text) {
+            continue;
+        }
+        if !line.is_empty() {
+            line.push_str(": ");
+        }
+        line.push_str(&text);
+    }
+    line
 }
 
 fn is_broken_pipe(error: &anyhow::Error) -> bool {
@@ -1250,7 +1271,11 @@ fn classify_text_command(args: ClassifyTextArgs) -> Result<ExitCode> {
 
 fn classify_eval_command(args: ClassifyEvalArgs) -> Result<ExitCode> {
     let config = load_config(args.config.as_deref())?;
-    let results = indexer::classify::eval::evaluate_shared(&args.data, &config.classify, args.limit)?;
+    let results = if args.tuning {
+        indexer::classify::eval::evaluate_tuning(&args.data, &config.classify, args.limit)?
+    } else {
+        indexer::classify::eval::evaluate_shared(&args.data, &config.classify, args.limit)?
+    };
     let stdout = std::io::stdout();
     let mut out = stdout.lock();
     for r in &results {

@@ -171,13 +171,12 @@ fn classify_train_then_build_and_search_by_category() {
     indexer().args(["build", "--quiet", "--classifier", "off"]).arg(&input).arg("--dir").arg(&out).assert().success();
     let records = std::fs::read_to_string(out.join("current/docview.jsonl")).unwrap();
     assert!(records.lines().all(|line| !line.contains("classification_code")), "{records}");
-    // The evaluation names a missing data folder.
-    indexer()
-        .args(["classify", "eval", "--data"])
-        .arg(work.path().join("nowhere"))
-        .assert()
-        .code(2)
-        .stderr(predicate::str::contains("nowhere"));
+    // The evaluation names a missing data folder, in one line that says the reason once.
+    let output = indexer().args(["classify", "eval", "--data"]).arg(work.path().join("nowhere")).output().unwrap();
+    assert_eq!(output.status.code(), Some(2));
+    let stderr = String::from_utf8(output.stderr).unwrap();
+    assert!(stderr.contains("nowhere") && stderr.lines().count() == 1, "{stderr}");
+    assert_eq!(stderr.matches("os error 2").count(), 1, "{stderr}");
     // A model file that is not one stops the build with a reason.
     indexer()
         .args(["build", "--quiet", "--classifier"])

@@ -330,6 +330,18 @@ pub fn evaluate_shared(
     Ok(vec![holdout("THUCNews titles", &dev, &test, config)?, cross_validate("AG News test", &ag, 5, config)?])
 }
 
+/// The tuning protocol: 5-fold cross-validation inside THUCNews `dev.txt`, so that
+/// parameters are chosen without reading `test.txt`. (AG News has no split to tune on: its
+/// protocol is already cross-validation over the whole file.)
+pub fn evaluate_tuning(
+    data: &Path,
+    config: &ClassifyConfig,
+    limit: Option<usize>,
+) -> Result<Vec<EvalResult>, ClassifyError> {
+    let dev = read_thucnews(&data.join("thucnews-titles-10class"), "dev.txt", limit)?;
+    Ok(vec![cross_validate("THUCNews dev", &dev, 5, config)?])
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;

@@ -8,7 +8,8 @@
 //!   buckets.
 //! - [`model`]: a linear model over those features, with the scheme and feature settings it
 //!   was trained with, and its file format.
-//! - [`train`]: multinomial Naive Bayes and a one-vs-rest linear SVM (SGD), written here
+//! - [`train`]: multinomial Naive Bayes, a one-vs-rest linear SVM (dual coordinate
+//!   descent) and NB-SVM, alone or NB-SVM with Naive Bayes beside it, written here
 //!   because the Rust ML crates want dense matrices (see the module).
 //! - [`labels`]: training sets: `url-or-path<TAB>code` files or a folder per class.
 //! - [`eval`]: accuracy and macro-F1 on THUCNews titles and AG News.
@@ -70,7 +71,7 @@ mod tests {
     fn the_default_model_has_table_1_and_classifies_new_texts() {
         let model = default_model().unwrap();
         assert_eq!(model.scheme(), &CategoryScheme::table1());
-        assert_eq!(model.algorithm(), Algorithm::NbSvm);
+        assert_eq!(model.algorithm(), Algorithm::NbSvm, "eval/classify/default-model.toml");
         assert!(model.documents().iter().all(|&n| n > 0), "every category has training texts");
         // Texts written for this test, not in the training set.
         for (text, code) in [

@@ -1,17 +1,20 @@
-//! A trained model: a linear scorer over hashed features, with the scheme and the feature
-//! settings it was trained with, and its file format.
+//! A trained model: one or more linear scorers ("members") over one vocabulary of hashed
+//! features, with the scheme and the feature settings it was trained with, and its file
+//! format.
 //!
-//! Both algorithms we train give a linear model: multinomial Naive Bayes scores a class by
-//! its log prior plus Σ count × log P(term | class), the linear SVM by its bias plus
-//! Σ tf-idf × weight. So one model type serves both; only the input weighting differs
-//! (raw counts, or sublinear tf × idf, L2-normalised).
+//! Every algorithm we train gives linear members: multinomial Naive Bayes scores a class by
+//! its log prior plus Σ count × log P(term | class), the SVMs by a bias plus
+//! Σ tf-idf × weight. Only the input weighting differs (raw counts, or sublinear tf × idf,
+//! L2-normalised). A member's probabilities are softmax(β × scores), β calibrated per
+//! member; a model's probabilities are the mean of its members' (one member for
+//! `naive-bayes`, `linear-svm` and `nb-svm`; NB-SVM and Naive Bayes for `nb-svm+nb`).
 //!
 //! Only buckets seen in training are stored (sorted, looked up by binary search): a feature
 //! never seen in training carries no evidence, and is ignored as a vocabulary-based
-//! vectorizer would. File format (little-endian): the magic `DVCLASS1`, a u32 length and
-//! a JSON header (scheme, features, algorithm, weighting, class biases), a u32 bucket
-//! count n, n u32 buckets, n f32 idf values when the weighting is tf-idf, then n × classes
-//! f32 weights, bucket-major.
+//! vectorizer would. File format (little-endian): the magic `DVCLASS2`, a u32 length and
+//! a JSON header (scheme, features, algorithm, and per member its weighting, class biases
+//! and β), a u32 bucket count n, n u32 buckets, n f32 idf values when a member's weighting
+//! is tf-idf, then for each member n × classes f32 weights, bucket-major.
 
 use std::path::Path;
 
@@ -20,7 +23,7 @@ use serde::{Deserialize, Serialize};
 use super::features::{FeatureSettings, SparseVector};
 use super::{Category, CategoryScheme, ClassifyError};
 
-const MAGIC: &[u8; 8] = b"DVCLASS1";
+const MAGIC: &[u8; 8] = b"DVCLASS2";
 
 /// How a term count becomes an input value.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]
@@ -42,16 +45,22 @@ pub enum Algorithm {
     LinearSvm,
     /// The SVM over inputs scaled by Naive Bayes log-count ratios (Wang & Manning 2012).
     NbSvm,
+    /// NB-SVM and multinomial Naive Bayes, their calibrated probabilities averaged: the two
+    /// err on different texts (the SVM on margins of a few strong features, NB on the sum
+    /// of many weak ones), and the mean beats either on THUCNews dev and AG News (README).
+    #[serde(rename = "nb-svm+nb")]
+    NbSvmPlusNb,
 }
 
 impl Algorithm {
-    pub const NAMES: &'static [&'static str] = &["naive-bayes", "linear-svm", "nb-svm"];
+    pub const NAMES: &'static [&'static str] = &["naive-bayes", "linear-svm", "nb-svm", "nb-svm+nb"];
 
     pub fn from_name(name: &str) -> Option<Algorithm> {
         match name {
             "naive-bayes" => Some(Algorithm::NaiveBayes),
             "linear-svm" => Some(Algorithm::LinearSvm),
             "nb-svm" => Some(Algorithm::NbSvm),
+            "nb-svm+nb" => Some(Algorithm::NbSvmPlusNb),
             _ => None,
         }
     }
@@ -62,18 +71,29 @@ struct Header {
     scheme: CategoryScheme,
     features: FeatureSettings,
     algorithm: Algorithm,
-    weighting: Weighting,
-    bias: Vec<f32>,
     /// Training documents per class (for the record).
     documents: Vec<usize>,
-    /// β of the confidence softmax(β × scores), fitted on held-out predictions (temperature
-    /// scaling, see `train::calibrate`).
-    #[serde(default = "one")]
+    members: Vec<MemberHeader>,
+}
+
+/// What a member's file header records; its weights follow the buckets.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+struct MemberHeader {
+    weighting: Weighting,
+    bias: Vec<f32>,
+    /// β of the member's probabilities softmax(β × scores), fitted on held-out predictions
+    /// (temperature scaling, see `train::calibrate`).
     sharpness: f32,
 }
 
-fn one() -> f32 {
-    1.0
+/// One linear scorer of a model, as training produces it.
+#[derive(Debug, Clone, PartialEq)]
+pub(crate) struct Member {
+    pub weighting: Weighting,
+    /// One bias per class.
+    pub bias: Vec<f32>,
+    /// vocabulary × classes weights, bucket-major.
+    pub weights: Vec<f32>,
 }
 
 /// A category and how sure the model is of it.
@@ -90,34 +110,45 @@ pub struct Prediction {
 pub struct Model {
     header: Header,
     buckets: Vec<u32>,
+    /// Per bucket; empty when no member weighs by tf-idf.
     idf: Vec<f32>,
-    weights: Vec<f32>,
+    /// Per member, vocabulary × classes, bucket-major.
+    weights: Vec<Vec<f32>>,
 }
 
 impl Model {
-    #[allow(clippy::too_many_arguments)]
+    /// A model of `members` (at least one) over the vocabulary `buckets`, each β = 1.
     pub(crate) fn new(
         scheme: CategoryScheme,
         features: FeatureSettings,
         algorithm: Algorithm,
-        weighting: Weighting,
-        bias: Vec<f32>,
         documents: Vec<usize>,
         buckets: Vec<u32>,
         idf: Vec<f32>,
-        weights: Vec<f32>,
+        members: Vec<Member>,
     ) -> Model {
-        let header = Header { scheme, features, algorithm, weighting, bias, documents, sharpness: 1.0 };
+        let (members, weights) = members
+            .into_iter()
+            .map(|m| (MemberHeader { weighting: m.weighting, bias: m.bias, sharpness: 1.0 }, m.weights))
+            .unzip();
+        let header = Header { scheme, features, algorithm, documents, members };
         Model { header, buckets, idf, weights }
     }
 
-    pub(crate) fn set_sharpness(&mut self, sharpness: f32) {
-        self.header.sharpness = sharpness;
+    /// The number of linear members.
+    pub(crate) fn members(&self) -> usize {
+        self.header.members.len()
     }
 
-    /// β of the confidence softmax(β × scores).
-    pub fn sharpness(&self) -> f32 {
-        self.header.sharpness
+    pub(crate) fn set_sharpness(&mut self, member: usize, sharpness: f32) {
+        if let Some(m) = self.header.members.get_mut(member) {
+            m.sharpness = sharpness;
+        }
+    }
+
+    /// β of each member's probabilities softmax(β × scores).
+    pub fn sharpness(&self) -> Vec<f32> {
+        self.header.members.iter().map(|m| m.sharpness).collect()
     }
 
     pub fn scheme(&self) -> &CategoryScheme {
@@ -142,32 +173,49 @@ impl Model {
         self.buckets.len()
     }
 
-    /// The model's input vector of a feature vector: (row in the model, value), features
+    /// A member's input vector of a feature vector: (row in the model, value), features
     /// unseen in training dropped.
-    pub(crate) fn input(&self, counts: &SparseVector) -> Vec<(usize, f32)> {
+    fn input(&self, weighting: Weighting, counts: &SparseVector) -> Vec<(usize, f32)> {
         let mut out: Vec<(usize, f32)> = counts
             .iter()
             .filter_map(|&(bucket, count)| self.buckets.binary_search(&bucket).ok().map(|row| (row, count)))
             .collect();
-        if self.header.weighting == Weighting::TfIdf {
+        if weighting == Weighting::TfIdf {
             let idf = |row: usize| self.idf.get(row).copied().unwrap_or(1.0);
             weigh_tf_idf(&mut out, idf);
         }
         out
     }
 
-    /// The score of every class for a feature vector.
-    pub fn scores(&self, counts: &SparseVector) -> Vec<f32> {
-        let classes = self.header.bias.len();
-        let mut scores = self.header.bias.clone();
-        for (row, value) in self.input(counts) {
-            if let Some(weights) = self.weights.get(row * classes..(row + 1) * classes) {
+    /// The score of every class by member `member`, a linear function of its input.
+    pub(crate) fn member_scores(&self, member: usize, counts: &SparseVector) -> Vec<f32> {
+        let (Some(head), Some(weights)) = (self.header.members.get(member), self.weights.get(member)) else {
+            return Vec::new();
+        };
+        let classes = head.bias.len();
+        let mut scores = head.bias.clone();
+        for (row, value) in self.input(head.weighting, counts) {
+            if let Some(weights) = weights.get(row * classes..(row + 1) * classes) {
                 for (score, w) in scores.iter_mut().zip(weights) {
                     *score += value * w;
                 }
             }
         }
         scores
+    }
+
+    /// The probability of every class (in scheme order): the mean over the members of
+    /// softmax(β × scores).
+    pub fn probabilities(&self, counts: &SparseVector) -> Vec<f32> {
+        let classes = self.header.scheme.len();
+        let mut mean = vec![0f32; classes];
+        for (member, head) in self.header.members.iter().enumerate() {
+            let scores = self.member_scores(member, counts);
+            for (p, q) in mean.iter_mut().zip(softmax(&scores, head.sharpness)) {
+                *p += q / self.header.members.len() as f32;
+            }
+        }
+        mean
     }
 
     /// The category of a text (its feature vector is extracted with the model's settings).
@@ -177,43 +225,30 @@ impl Model {
 
     /// The best category of a feature vector; `None` only for a model without classes.
     pub fn classify(&self, counts: &SparseVector) -> Option<Prediction> {
-        let scores = self.scores(counts);
-        let (best, &top) = scores.iter().enumerate().max_by(|a, b| a.1.total_cmp(b.1).then(b.0.cmp(&a.0)))?;
-        let beta = self.header.sharpness;
-        let sum: f32 = scores.iter().map(|s| (beta * (s - top)).exp()).sum();
+        let probabilities = self.probabilities(counts);
+        let best = best_index(&probabilities)?;
         let code = self.header.scheme.categories.get(best)?.code.clone();
-        Some(Prediction { code, confidence: if sum > 0.0 { 1.0 / sum } else { 0.0 } })
+        Some(Prediction { code, confidence: probabilities[best] })
     }
 
     /// Every category with its confidence, most likely first.
     pub fn confidences(&self, counts: &SparseVector) -> Vec<(&Category, f32)> {
-        let scores = self.scores(counts);
-        let top = scores.iter().copied().fold(f32::NEG_INFINITY, f32::max);
-        let beta = self.header.sharpness;
-        let exps: Vec<f32> = scores.iter().map(|s| (beta * (s - top)).exp()).collect();
-        let sum: f32 = exps.iter().sum();
-        let mut out: Vec<(&Category, f32)> = self
-            .header
-            .scheme
-            .categories
-            .iter()
-            .zip(exps)
-            .map(|(category, e)| (category, if sum > 0.0 { e / sum } else { 0.0 }))
-            .collect();
+        let mut out: Vec<(&Category, f32)> =
+            self.header.scheme.categories.iter().zip(self.probabilities(counts)).collect();
         out.sort_by(|a, b| b.1.total_cmp(&a.1));
         out
     }
 
     /// The index of the best class of a feature vector (evaluation).
     pub fn predict_index(&self, counts: &SparseVector) -> usize {
-        let scores = self.scores(counts);
-        scores.iter().enumerate().max_by(|a, b| a.1.total_cmp(b.1).then(b.0.cmp(&a.0))).map_or(0, |(i, _)| i)
+        best_index(&self.probabilities(counts)).unwrap_or(0)
     }
 
     /// The model in its file format.
     pub fn to_bytes(&self) -> Vec<u8> {
         let header = serde_json::to_vec(&self.header).unwrap_or_default();
-        let mut out = Vec::with_capacity(16 + header.len() + self.buckets.len() * 4 * (2 + self.header.bias.len()));
+        let floats = self.idf.len() + self.weights.iter().map(Vec::len).sum::<usize>();
+        let mut out = Vec::with_capacity(16 + header.len() + 4 * (self.buckets.len() + floats));
         out.extend_from_slice(MAGIC);
         out.extend_from_slice(&(header.len() as u32).to_le_bytes());
         out.extend_from_slice(&header);
@@ -221,7 +256,7 @@ impl Model {
         for b in &self.buckets {
             out.extend_from_slice(&b.to_le_bytes());
         }
-        for x in self.idf.iter().chain(&self.weights) {
+        for x in self.idf.iter().chain(self.weights.iter().flatten()) {
             out.extend_from_slice(&x.to_le_bytes());
         }
         out
@@ -238,20 +273,26 @@ impl Model {
         let header_bytes = reader.take(header_len).ok_or_else(|| invalid("truncated header"))?;
         let header: Header = serde_json::from_slice(header_bytes).map_err(|e| invalid(&format!("bad header: {e}")))?;
         let classes = header.scheme.len();
-        if classes == 0 || header.bias.len() != classes {
-            return Err(invalid("the header's biases do not match its scheme"));
+        if classes == 0 || header.members.is_empty() || header.members.iter().any(|m| m.bias.len() != classes) {
+            return Err(invalid("the header's members do not match its scheme"));
         }
         let n = reader.u32().ok_or_else(|| invalid("truncated bucket count"))? as usize;
         let buckets = (0..n).map(|_| reader.u32()).collect::<Option<Vec<u32>>>().ok_or_else(|| invalid("truncated"))?;
         if buckets.windows(2).any(|w| w[0] >= w[1]) {
             return Err(invalid("buckets are not sorted"));
         }
-        let idf_len = if header.weighting == Weighting::TfIdf { n } else { 0 };
-        let idf =
-            (0..idf_len).map(|_| reader.f32()).collect::<Option<Vec<f32>>>().ok_or_else(|| invalid("truncated"))?;
+        let mut floats = |count: usize| {
+            // Checked against the bytes left first, so that a huge count in a short file is
+            // an error rather than an allocation.
+            if count.checked_mul(4).is_none_or(|len| len > reader.bytes.len() - reader.at) {
+                return Err(invalid("truncated"));
+            }
+            (0..count).map(|_| reader.f32()).collect::<Option<Vec<f32>>>().ok_or_else(|| invalid("truncated"))
+        };
+        let tf_idf = header.members.iter().any(|m| m.weighting == Weighting::TfIdf);
+        let idf = floats(if tf_idf { n } else { 0 })?;
         let weights_len = n.checked_mul(classes).ok_or_else(|| invalid("too large"))?;
-        let weights =
-            (0..weights_len).map(|_| reader.f32()).collect::<Option<Vec<f32>>>().ok_or_else(|| invalid("truncated"))?;
+        let weights = header.members.iter().map(|_| floats(weights_len)).collect::<Result<Vec<_>, _>>()?;
         if reader.at != bytes.len() {
             return Err(invalid("trailing bytes after the weights"));
         }
@@ -270,6 +311,19 @@ impl Model {
         std::fs::write(path, self.to_bytes())
             .map_err(|source| ClassifyError::Io { path: path.display().to_string(), source })
     }
+}
+
+/// softmax(β × scores).
+fn softmax(scores: &[f32], beta: f32) -> Vec<f32> {
+    let top = scores.iter().copied().fold(f32::NEG_INFINITY, f32::max);
+    let exps: Vec<f32> = scores.iter().map(|s| (beta * (s - top)).exp()).collect();
+    let sum: f32 = exps.iter().sum();
+    exps.into_iter().map(|e| if sum > 0.0 { e / sum } else { 0.0 }).collect()
+}
+
+/// The index of the largest value; the first of equals.
+fn best_index(values: &[f32]) -> Option<usize> {
+    values.iter().enumerate().max_by(|a, b| a.1.total_cmp(b.1).then(b.0.cmp(&a.0))).map(|(i, _)| i)
 }
 
 /// (1 + ln tf) × idf, then L2 normalisation (scikit-learn's `sublinear_tf` tf-idf).
@@ -320,17 +374,8 @@ mod tests {
         // "apple" votes for a, "banana" for b.
         let weights: Vec<f32> =
             buckets.iter().flat_map(|&b| if b == bucket("apple") { [1.0, -1.0] } else { [-1.0, 1.0] }).collect();
-        Model::new(
-            scheme,
-            features,
-            Algorithm::LinearSvm,
-            Weighting::Counts,
-            vec![0.0, 0.1],
-            vec![1, 1],
-            buckets,
-            Vec::new(),
-            weights,
-        )
+        let member = Member { weighting: Weighting::Counts, bias: vec![0.0, 0.1], weights };
+        Model::new(scheme, features, Algorithm::LinearSvm, vec![1, 1], buckets, Vec::new(), vec![member])
     }
 
     #[test]
@@ -342,7 +387,7 @@ mod tests {
         let empty = model.classify_text("cherry").unwrap();
         assert_eq!(empty.code, "b");
         assert!(empty.confidence > 0.5 && empty.confidence < 0.6, "{}", empty.confidence);
-        assert_eq!(model.scores(&model.features().extract("apple")), [1.0, -0.9]);
+        assert_eq!(model.member_scores(0, &model.features().extract("apple")), [1.0, -0.9]);
     }
 
     #[test]

@@ -1,5 +1,6 @@
 //! Training: multinomial Naive Bayes, a one-vs-rest linear SVM (dual coordinate descent),
-//! and the SVM over Naive Bayes log-count ratios (NB-SVM), all over sparse hashed features.
+//! the SVM over Naive Bayes log-count ratios (NB-SVM), and NB-SVM with Naive Bayes beside
+//! it (their calibrated probabilities averaged), all over sparse hashed features.
 //!
 //! Why not a crate: linfa-bayes' `MultinomialNb`, linfa-svm, linfa-logistic and smartcore's
 //! `MultinomialNB` all take dense matrices (ndarray `Array2` / smartcore `Array2`), which
@@ -7,7 +8,7 @@
 //! sparse rows text classification needs. Both algorithms are short over sparse vectors.
 
 use super::features::SparseVector;
-use super::model::{Algorithm, Model, Weighting, weigh_tf_idf};
+use super::model::{Algorithm, Member, Model, Weighting, weigh_tf_idf};
 use super::{CategoryScheme, ClassifyError};
 use crate::config::ClassifyConfig;
 
@@ -23,46 +24,59 @@ pub struct Example {
 pub fn train(scheme: &CategoryScheme, examples: &[Example], config: &ClassifyConfig) -> Result<Model, ClassifyError> {
     let mut model = fit(scheme, examples, config)?;
     if let Some(sharpness) = calibrate(scheme, examples, config)? {
-        model.set_sharpness(sharpness);
+        for (member, beta) in sharpness.into_iter().enumerate() {
+            model.set_sharpness(member, beta);
+        }
     }
     Ok(model)
 }
 
-/// Confidence calibration by temperature scaling (Guo et al., ICML 2017): the confidence is
-/// softmax(β × scores), with the one β that minimises the log loss of held-out predictions,
-/// obtained by `calibration_folds`-fold cross-validation on the training set. Raw SVM
-/// margins lie around ±1, so with β = 1 twelve classes all get about 1/12; Naive Bayes
-/// scores, sums of hundreds of log-probabilities, are over-confident. The log loss is
-/// convex in β, so a ternary search over ln β finds it. Scores and hence the chosen code
-/// are unchanged. `None` when there are too few examples to hold any out.
+/// Confidence calibration by temperature scaling (Guo et al., ICML 2017), per member: a
+/// member's probabilities are softmax(β × scores), with the one β that minimises the log
+/// loss of its held-out predictions, obtained by `calibration_folds`-fold cross-validation
+/// on the training set. Raw SVM margins lie around ±1, so with β = 1 twelve classes all get
+/// about 1/12; Naive Bayes scores, sums of hundreds of log-probabilities, are
+/// over-confident. The log loss is convex in β, so a ternary search over ln β finds it. A
+/// one-member model's chosen code is unchanged by β; a several-member model's mean needs
+/// each member calibrated to weigh them fairly. `None` when there are too few examples to
+/// hold any out.
 fn calibrate(
     scheme: &CategoryScheme,
     examples: &[Example],
     config: &ClassifyConfig,
-) -> Result<Option<f32>, ClassifyError> {
+) -> Result<Option<Vec<f32>>, ClassifyError> {
     let folds = config.calibration_folds;
     if folds < 2 || examples.len() < 2 * folds {
         return Ok(None);
     }
     let mut order: Vec<usize> = (0..examples.len()).collect();
     shuffle(&mut order, &mut SplitMix64(config.seed ^ 0xca1b));
-    // (scores, true class) of every held-out example whose class the fold's model knows.
-    let mut held_out: Vec<(Vec<f32>, usize)> = Vec::new();
+    // Per member, (scores, true class) of every held-out example whose class the fold's
+    // model knows.
+    let mut held_out: Vec<Vec<(Vec<f32>, usize)>> = Vec::new();
     for fold in 0..folds {
         let (mut training, mut testing) = (Vec::new(), Vec::new());
         for (position, &i) in order.iter().enumerate() {
             if position % folds == fold { testing.push(&examples[i]) } else { training.push(examples[i].clone()) }
         }
         let Ok(model) = fit(scheme, &training, config) else { continue };
+        held_out.resize(model.members(), Vec::new());
         for example in testing {
             if model.documents().get(example.class).is_some_and(|&n| n > 0) {
-                held_out.push((model.scores(&example.features), example.class));
+                for (member, scores) in held_out.iter_mut().enumerate() {
+                    scores.push((model.member_scores(member, &example.features), example.class));
+                }
             }
         }
     }
-    if held_out.is_empty() {
+    if held_out.iter().all(Vec::is_empty) {
         return Ok(None);
     }
+    Ok(Some(held_out.iter().map(|member| temperature(member)).collect()))
+}
+
+/// The β minimising the log loss of softmax(β × scores) over `held_out` (scores, class).
+fn temperature(held_out: &[(Vec<f32>, usize)]) -> f32 {
     let log_loss = |beta: f64| -> f64 {
         held_out
             .iter()
@@ -82,7 +96,7 @@ fn calibrate(
             low = a;
         }
     }
-    Ok(Some(((low + high) / 2.0).exp() as f32))
+    ((low + high) / 2.0).exp() as f32
 }
 
 /// Fits the model, without calibration.
@@ -116,33 +130,34 @@ fn fit(scheme: &CategoryScheme, examples: &[Example], config: &ClassifyConfig) -
         vector.iter().filter_map(|&(b, v)| buckets.binary_search(&b).ok().map(|row| (row, v))).collect()
     };
 
-    let features = config.feature_settings();
-    let (weighting, idf, bias, weights) = match algorithm {
-        Algorithm::NaiveBayes => {
-            let inputs: Vec<(Vec<(usize, f32)>, usize)> =
-                examples.iter().map(|e| (rows(&e.features), e.class)).collect();
-            let (bias, weights) = naive_bayes(&inputs, &documents, buckets.len(), config.nb_alpha as f32);
-            (Weighting::Counts, Vec::new(), bias, weights)
-        }
-        Algorithm::LinearSvm | Algorithm::NbSvm => {
-            // Smoothed idf, as scikit-learn's TfidfTransformer: ln((1 + n) / (1 + df)) + 1.
-            let n = examples.len() as f32;
-            let idf: Vec<f32> =
-                buckets.iter().map(|b| ((1.0 + n) / (1.0 + document_frequency[b] as f32)).ln() + 1.0).collect();
-            let inputs: Vec<(Vec<(usize, f32)>, usize)> = examples
-                .iter()
-                .map(|e| {
-                    let mut input = rows(&e.features);
-                    weigh_tf_idf(&mut input, |row| idf[row]);
-                    (input, e.class)
-                })
-                .collect();
-            let nb_ratio = algorithm == Algorithm::NbSvm;
-            let (bias, weights) = linear_svm(&inputs, &documents, buckets.len(), config, nb_ratio);
-            (Weighting::TfIdf, idf, bias, weights)
-        }
+    let naive_bayes_member = || {
+        let inputs: Vec<(Vec<(usize, f32)>, usize)> = examples.iter().map(|e| (rows(&e.features), e.class)).collect();
+        let (bias, weights) = naive_bayes(&inputs, &documents, buckets.len(), config.nb_alpha as f32);
+        Member { weighting: Weighting::Counts, bias, weights }
     };
-    Ok(Model::new(scheme.clone(), features, algorithm, weighting, bias, documents, buckets, idf, weights))
+    // Smoothed idf, as scikit-learn's TfidfTransformer: ln((1 + n) / (1 + df)) + 1.
+    let n = examples.len() as f32;
+    let idf: Vec<f32> = buckets.iter().map(|b| ((1.0 + n) / (1.0 + document_frequency[b] as f32)).ln() + 1.0).collect();
+    let svm_member = |nb_ratio: bool| {
+        let inputs: Vec<(Vec<(usize, f32)>, usize)> = examples
+            .iter()
+            .map(|e| {
+                let mut input = rows(&e.features);
+                weigh_tf_idf(&mut input, |row| idf[row]);
+                (input, e.class)
+            })
+            .collect();
+        let (bias, weights) = linear_svm(&inputs, &documents, buckets.len(), config, nb_ratio);
+        Member { weighting: Weighting::TfIdf, bias, weights }
+    };
+    let members = match algorithm {
+        Algorithm::NaiveBayes => vec![naive_bayes_member()],
+        Algorithm::LinearSvm => vec![svm_member(false)],
+        Algorithm::NbSvm => vec![svm_member(true)],
+        Algorithm::NbSvmPlusNb => vec![svm_member(true), naive_bayes_member()],
+    };
+    let idf = if members.iter().any(|m| m.weighting == Weighting::TfIdf) { idf } else { Vec::new() };
+    Ok(Model::new(scheme.clone(), config.feature_settings(), algorithm, documents, buckets, idf, members))
 }
 
 /// Log-probability of a class that has no training document: never chosen.
@@ -349,14 +364,33 @@ mod tests {
         assert_eq!(a.to_bytes(), b.to_bytes());
         let back = Model::from_bytes(&a.to_bytes(), "test").unwrap();
         assert_eq!(back, a);
-        assert!(a.sharpness() > 0.0, "calibrated: {}", a.sharpness());
+        assert!(a.sharpness().iter().all(|&beta| beta > 0.0 && beta != 1.0), "calibrated: {:?}", a.sharpness());
     }
 
     #[test]
     fn calibration_is_skipped_when_there_are_too_few_examples() {
         let config = ClassifyConfig { calibration_folds: 10, ..ClassifyConfig::default() };
         let model = train(&scheme(), &examples(&config), &config).unwrap();
-        assert_eq!(model.sharpness(), 1.0);
+        assert_eq!(model.sharpness(), [1.0, 1.0], "two members, neither calibrated");
+    }
+
+    #[test]
+    fn the_ensemble_averages_its_members_probabilities() {
+        let config = ClassifyConfig { algorithm: "nb-svm+nb".into(), ..ClassifyConfig::default() };
+        let both = train(&scheme(), &examples(&config), &config).unwrap();
+        assert_eq!(both.sharpness().len(), 2);
+        let alone = |algorithm: &str| {
+            let config = ClassifyConfig { algorithm: algorithm.into(), ..config.clone() };
+            train(&scheme(), &examples(&config), &config).unwrap()
+        };
+        let (svm, nb) = (alone("nb-svm"), alone("naive-bayes"));
+        let text = both.features().extract("a new browser for the web, and a cake recipe");
+        let mean: Vec<f32> =
+            svm.probabilities(&text).iter().zip(nb.probabilities(&text)).map(|(a, b)| (a + b) / 2.0).collect();
+        for (p, q) in both.probabilities(&text).iter().zip(&mean) {
+            assert!((p - q).abs() < 1e-6, "{p} against {q}");
+        }
+        assert!((both.probabilities(&text).iter().sum::<f32>() - 1.0).abs() < 1e-5);
     }
 
     #[test]
