@@ -93,8 +93,18 @@ impl<'a> Tags<'a> {
         Tags { bytes: html.as_bytes(), pos: 0 }
     }
 
-    fn find_from(&self, from: usize, needle: &[u8]) -> Option<usize> {
-        self.bytes.get(from..)?.windows(needle.len()).position(|w| w.eq_ignore_ascii_case(needle)).map(|i| from + i)
+    /// The first `</name` at or after `from`, the name in any case. memchr keeps this
+    /// pre-pass a small part of parsing (it runs on every page).
+    fn find_close_tag(&self, from: usize, name: &[u8]) -> Option<usize> {
+        let mut at = from;
+        loop {
+            let found = at + memchr::memmem::find(self.bytes.get(at..)?, b"</")?;
+            let candidate = self.bytes.get(found + 2..found + 2 + name.len());
+            if candidate.is_some_and(|c| c.eq_ignore_ascii_case(name)) {
+                return Some(found);
+            }
+            at = found + 2;
+        }
     }
 }
 
@@ -104,17 +114,18 @@ impl Iterator for Tags<'_> {
     fn next(&mut self) -> Option<Tag> {
         let bytes = self.bytes;
         loop {
-            let start = self.pos + bytes.get(self.pos..)?.iter().position(|&b| b == b'<')?;
+            let start = self.pos + memchr::memchr(b'<', bytes.get(self.pos..)?)?;
             let next = *bytes.get(start + 1)?;
             if bytes[start..].starts_with(b"<!--") {
-                self.pos = self.find_from(start + 4, b"-->").map_or(bytes.len(), |i| i + 3);
+                let after = bytes.get(start + 4..).unwrap_or_default();
+                self.pos = memchr::memmem::find(after, b"-->").map_or(bytes.len(), |i| start + 4 + i + 3);
                 return Some(Tag { kind: TagKind::Other, start, end: self.pos });
             }
             let (closing, name_start) = match next {
                 b'/' => (true, start + 2),
                 b if b.is_ascii_alphabetic() => (false, start + 1),
                 b'!' | b'?' => {
-                    self.pos = bytes[start..].iter().position(|&b| b == b'>').map_or(bytes.len(), |i| start + i + 1);
+                    self.pos = memchr::memchr(b'>', &bytes[start..]).map_or(bytes.len(), |i| start + i + 1);
                     return Some(Tag { kind: TagKind::Other, start, end: self.pos });
                 }
                 _ => {
@@ -125,16 +136,14 @@ impl Iterator for Tags<'_> {
             let name_len = bytes[name_start..].iter().take_while(|b| b.is_ascii_alphanumeric()).count();
             let name = &bytes[name_start..name_start + name_len];
             let is = |list: &[&str]| list.iter().any(|n| n.as_bytes().eq_ignore_ascii_case(name));
-            let end = bytes[name_start..].iter().position(|&b| b == b'>').map_or(bytes.len(), |i| name_start + i + 1);
+            let end = memchr::memchr(b'>', &bytes[name_start..]).map_or(bytes.len(), |i| name_start + i + 1);
             self.pos = end;
             if closing {
                 return Some(Tag { kind: TagKind::End, start, end });
             }
             if is(RAW_TEXT) {
                 // Skip the raw text: the element opens and closes within it.
-                let mut close = b"</".to_vec();
-                close.extend_from_slice(name);
-                self.pos = self.find_from(end, &close).unwrap_or(bytes.len());
+                self.pos = self.find_close_tag(end, name).unwrap_or(bytes.len());
                 return Some(Tag { kind: TagKind::Other, start, end });
             }
             let self_closing = end >= 2 && bytes[end - 2] == b'/';

@@ -11,4 +11,4 @@ mod tokenizer;
 
 pub use sentences::split_sentences;
 pub use stop_words::{StopWords, generic_stop_words};
-pub use tokenizer::{Token, for_each_token, is_cjk, terms};
+pub use tokenizer::{Token, for_each_token, is_cjk, load_dictionary, terms};
