@@ -1059,10 +1059,18 @@ fn eval_clean_command(args: EvalCleanArgs) -> Result<ExitCode> {
     let held_out_of: Vec<CleanerKind> =
         args.held_out_of.as_deref().and_then(CleanerKind::from_name).into_iter().collect();
     let mut cells = Vec::new();
+    let mut parse_floor = Vec::new();
     for set_config in &sets {
         let mut set = GoldSet::open(&set_config.html, &set_config.gold)?;
         if let Some(n) = args.max_pages {
             set.pages.truncate(n);
+        }
+        if config.is_some() {
+            let floor = indexer::eval::clean::parse_floor(&set);
+            if !args.json {
+                outln!("{:<12} {:<14} decode + html5ever parse only: {floor:.0} pages/s", set_config.name, "(floor)");
+            }
+            parse_floor.push(floor);
         }
         for name in &cleaners {
             let kind = CleanerKind::from_name(name).context("unknown cleaner")?;
@@ -1111,6 +1119,7 @@ fn eval_clean_command(args: EvalCleanArgs) -> Result<ExitCode> {
             max_pages: args.max_pages,
             reference_note: config.reference_note.clone(),
             references,
+            parse_floor,
         };
         let out = args.report.unwrap_or(config.report);
         let command = std::env::args().map(|a| if a.contains(' ') { format!("{a:?}") } else { a }).collect::<Vec<_>>();

@@ -199,6 +199,21 @@ pub fn evaluate_cleaner(set: &GoldSet, cleaner: CleanerKind) -> Result<CleanScor
     evaluate_cleaner_held_out(set, cleaner, &[])
 }
 
+/// Pages per second of decoding and html5ever parsing alone (with the markup-depth
+/// pre-pass), one thread, over every page of the set: the floor under any cleaner built on
+/// html5ever, measured in the same run as the cleaners so that the two compare.
+pub fn parse_floor(set: &GoldSet) -> f64 {
+    let config = Config::default();
+    crate::text::load_dictionary();
+    let started = Instant::now();
+    for page in &set.pages {
+        let decoded = crate::decode::decode(&page.html, None, &page.url);
+        let parsed = crate::tagtree::parse_html(&decoded.text, &config.tag_tree);
+        std::hint::black_box(&parsed.dom);
+    }
+    set.pages.len() as f64 / started.elapsed().as_secs_f64().max(1e-9)
+}
+
 /// [`evaluate_cleaner`], also leaving out the training pages of the cleaners `held_out_of`,
 /// so that cleaners compare on the same held-out pages.
 pub fn evaluate_cleaner_held_out(

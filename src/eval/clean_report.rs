@@ -78,6 +78,9 @@ pub struct CleaningReport {
     pub max_pages: Option<usize>,
     pub reference_note: String,
     pub references: Vec<ReferenceExtractor>,
+    /// Pages per second of decoding and html5ever parsing alone, per set (same order as
+    /// `sets`): the floor under every cleaner here (`eval::clean::parse_floor`).
+    pub parse_floor: Vec<f64>,
 }
 
 impl CleaningReport {
@@ -157,6 +160,16 @@ fn markdown(report: &CleaningReport, command: &str) -> String {
     cleaner_table(&mut md, report, "Precision / recall / pages per second", |c| {
         format!("{:.3} / {:.3} / {:.0}", c.precision, c.recall, c.pages_per_second)
     });
+    if !report.parse_floor.is_empty() {
+        let cells: Vec<String> = report.parse_floor.iter().map(|p| format!("– / – / {p:.0}")).collect();
+        let _ = writeln!(md, "| *decode + html5ever parse only* (floor) | {} |", cells.join(" | "));
+        let _ = writeln!(
+            md,
+            "\nThe floor row is decoding and html5ever parsing alone, timed in the same run: no cleaner built on \
+             html5ever can be faster. Pages are larger in some sets than others (wcxb's average 313 KiB, \
+             cleaneval's 36 KiB), hence the spread of pages per second."
+        );
+    }
     cleaner_table(&mut md, report, "Pages, empty outputs, mean per-page F1", |c| {
         format!("{} / {} / {:.3}", c.pages, c.empty_outputs, c.mean_page_f1)
     });
@@ -287,6 +300,7 @@ mod tests {
                 f1: vec![0.5, 0.25],
                 pages_per_second: "~1".into(),
             }],
+            parse_floor: vec![500.0, 250.4],
         };
         assert!((report.mean_f1("x").unwrap() - 0.7).abs() < 1e-12);
         assert_eq!(report.mean_f1("y"), Some(1.0));
@@ -294,6 +308,7 @@ mod tests {
         assert!(md.contains("| x | 0.800 | 0.600 | 0.700 |"), "{md}");
         assert!(md.contains("| y | 1.000 | – | 1.000 |"), "{md}");
         assert!(md.contains("| *r* (reference) | 0.500 | 0.250 | 0.375 |"), "{md}");
+        assert!(md.contains("| *decode + html5ever parse only* (floor) | – / – / 500 | – / – / 250 |"), "{md}");
         let dir = tempfile::tempdir().unwrap();
         write_cleaning_report(&report, dir.path(), "test").unwrap();
         let svg = std::fs::read_to_string(dir.path().join("cleaning-f1.svg")).unwrap();
