@@ -247,6 +247,13 @@ pub fn find_topic_root(tree: &TagTree, weights: &BlockWeights, config: &Cleaning
         }
     }
     let mut root = best(&mut (0..n)).unwrap_or(TagTree::ROOT);
+    // A headline alone (no running text of its own) won the search: its block weight (h1
+    // counts several times) can outscore a short article body. Then the best running text
+    // is the candidate, weighed against the headline below as a body apart from its title.
+    if has_paragraphs && paragraph_score[root] == 0.0 {
+        let text = (0..n).max_by(|&a, &b| paragraph_score[a].total_cmp(&paragraph_score[b]).then(b.cmp(&a)));
+        root = text.filter(|&id| paragraph_score[id] > 0.0).unwrap_or(root);
+    }
     // The article is where its headline is, unless far more running text stands elsewhere
     // (then the headline sits in a title bar apart from the body: keep both).
     let mut extra_heading = Vec::new();
@@ -272,9 +279,10 @@ pub fn find_topic_root(tree: &TagTree, weights: &BlockWeights, config: &Cleaning
             // by a small factor at most; an article body by far more. The body is weighed
             // whole: the region its best container climbs to (an article split into
             // sections, each smaller than the headline's weight times the ratio).
+            // A body that starts right after the headline is its article, whatever the weights.
             let strength = score[root].max(body_mass);
             let body = strength >= config.title_override_ratio * score[around];
-            score[around] >= strength || !(body || follows(tree, h, root, config.max_heading_gap_terms))
+            !follows(tree, h, root, config.max_heading_gap_terms) && (score[around] >= strength || !body)
         };
         if keep_around {
             root = around;
@@ -432,6 +440,28 @@ mod tests {
         <ul class=more><li><a href=/x>Other story one here</a></li><li><a href=/y>Other story two here</a></li></ul></div>\
         <div id=side><p>Subscribe to our weekly letter for the best stories of the week delivered to you.</p></div></div>\
         <div id=legal>Copyright 2024 Example Media Group. All rights reserved worldwide by the company.</div></body>";
+
+    #[test]
+    fn a_weighty_headline_with_its_byline_does_not_outweigh_the_short_body_below_it() {
+        // A blog template: the h1 and byline in a header box of their own (h1 weighs several
+        // times), a short body of two paragraphs in the box after it, a sidebar of excerpts.
+        let page = "<title>About bugs – Vortex Games</title><body><nav><a href=/>Home</a> <a href=/blog>Blog</a></nav>\
+            <div id=main><article>\
+            <header><div class=mask><h1>About bugs</h1><ul class=meta><li>August 13, 2018</li>\
+            <li>Posted by Vortex</li></ul></div></header><div class=entry>\
+            <p>None of the games can be without bugs, and some of them show only when a player tries a rare \
+            combination of actions that testing never covered.</p>\
+            <p>So if a game mechanic looks wrong to you, write to us with the steps that led to it and we will \
+            fix it in the next update of the game.</p></div></article>\
+            <aside><div class=excerpt>Our new game pack brings challenges and questions for two players.</div>\
+            <div class=excerpt>How the tournament went this year and who won the final round.</div></aside>\
+            </div></body>";
+        let (tree, content) = clean(page, CleanerKind::DocView);
+        let text = content.text(&tree);
+        assert!(text.starts_with("About bugs"), "{text}");
+        assert!(text.contains("None of the games") && text.contains("next update"), "{text}");
+        assert!(!text.contains("tournament"), "{text}");
+    }
 
     #[test]
     fn default_cleaner_keeps_the_story_only() {
