@@ -170,6 +170,24 @@ impl RootSearch {
         !node.margin && node.own_type == BlockType::Topic && node.own.terms > 0
     }
 
+    /// A block's own running text, in terms: its text outside links, and outside the
+    /// headings of the title heading's block. A long headline is not a paragraph: it scores
+    /// as the title heading, so that twelve words of h1, weighed as an h1, do not outweigh
+    /// the article under it. Other headings stay text (product names, questions of a FAQ).
+    fn running_terms(tree: &TagTree, id: NodeId) -> usize {
+        let node = &tree.nodes[id];
+        let headings: usize = match tree.title_heading == Some(id) {
+            true => node
+                .weighty
+                .iter()
+                .filter(|w| matches!(w.tag.as_str(), "h1" | "h2" | "h3" | "h4" | "h5" | "h6"))
+                .map(|w| w.terms.saturating_sub(w.anchor_terms))
+                .sum(),
+            false => 0,
+        };
+        node.own.terms.saturating_sub(node.own.anchor_terms).saturating_sub(headings)
+    }
+
     /// The central topic blocks under the roots, minus link lists nested in them.
     fn topic_blocks(&self, tree: &TagTree) -> Vec<NodeId> {
         self.roots
@@ -214,10 +232,10 @@ pub fn find_topic_root(tree: &TagTree, weights: &BlockWeights, config: &Cleaning
     let loose_body_text = |id: NodeId| tree.nodes[id].tag == "body" && heading.is_some_and(|h| h != id);
     let mut has_paragraphs = false;
     for id in 0..n {
-        let node = &tree.nodes[id];
-        if RootSearch::is_text_block(tree, id) && node.own.terms >= config.min_paragraph_terms && !loose_body_text(id) {
+        let running = RootSearch::running_terms(tree, id);
+        if RootSearch::is_text_block(tree, id) && running >= config.min_paragraph_terms && !loose_body_text(id) {
             has_paragraphs = true;
-            spread(&mut paragraph_score, id, (node.own.terms - node.own.anchor_terms) as f64 * weights.get(id));
+            spread(&mut paragraph_score, id, running as f64 * weights.get(id));
         }
     }
     let mut score = paragraph_score.clone();
@@ -239,8 +257,9 @@ pub fn find_topic_root(tree: &TagTree, weights: &BlockWeights, config: &Cleaning
     let mut mass = vec![0.0f64; n];
     for id in (0..n).rev() {
         let node = &tree.nodes[id];
-        if RootSearch::is_text_block(tree, id) && node.own.terms >= config.min_paragraph_terms && !loose_body_text(id) {
-            mass[id] += (node.own.terms - node.own.anchor_terms) as f64 * weights.get(id);
+        let running = RootSearch::running_terms(tree, id);
+        if RootSearch::is_text_block(tree, id) && running >= config.min_paragraph_terms && !loose_body_text(id) {
+            mass[id] += running as f64 * weights.get(id);
         }
         if let Some(parent) = node.parent {
             mass[parent] += mass[id];
@@ -461,6 +480,22 @@ mod tests {
         assert!(text.starts_with("About bugs"), "{text}");
         assert!(text.contains("None of the games") && text.contains("next update"), "{text}");
         assert!(!text.contains("tournament"), "{text}");
+    }
+
+    #[test]
+    fn a_long_headline_is_not_a_paragraph() {
+        // Twelve words of h1 in a title box (the h1 weighs several times), the story's body
+        // in the box after it, a teaser link below.
+        let page = "<title>Tennis Podcast: Davis Cup Finals launch in Madrid and feelings are mixed</title><body>\
+            <div class=top><div class=title><h1>Tennis Podcast: Davis Cup Finals launch in Madrid and feelings are \
+            mixed</h1></div></div><div class=main><div class=body><p>The Davis Cup Final began on Monday with the opening day of the new format at the \
+            Magic Box in Madrid.</p><p>Afterwards the podcast team discussed the empty seats, the late finishes and \
+            what the players said about the week.</p></div></div>\
+            <div class=more><a href=/wta>Read our preview of the women's tour finals in Shenzhen</a></div></body>";
+        let (tree, content) = clean(page, CleanerKind::DocView);
+        let text = content.text(&tree);
+        assert!(text.starts_with("Tennis Podcast") && text.contains("empty seats"), "{text}");
+        assert!(!text.contains("Shenzhen"), "{text}");
     }
 
     #[test]
