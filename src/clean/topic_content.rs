@@ -268,10 +268,13 @@ pub fn find_topic_root(tree: &TagTree, weights: &BlockWeights, config: &Cleaning
     let mut root = best(&mut (0..n)).unwrap_or(TagTree::ROOT);
     // A headline alone (no running text of its own) won the search: its block weight (h1
     // counts several times) can outscore a short article body. Then the best running text
-    // is the candidate, weighed against the headline below as a body apart from its title.
+    // apart from it is the candidate, weighed against the headline below as a body apart
+    // from its title. (Running text around the headline is not: a bare headline stays the
+    // answer over the text its template wraps it in.)
     if has_paragraphs && paragraph_score[root] == 0.0 {
         let text = (0..n).max_by(|&a, &b| paragraph_score[a].total_cmp(&paragraph_score[b]).then(b.cmp(&a)));
-        root = text.filter(|&id| paragraph_score[id] > 0.0).unwrap_or(root);
+        let apart = |id: NodeId| paragraph_score[id] > 0.0 && !heading.is_some_and(|h| tree.contains(id, h));
+        root = text.filter(|&id| apart(id)).unwrap_or(root);
     }
     // The article is where its headline is, unless far more running text stands elsewhere
     // (then the headline sits in a title bar apart from the body: keep both).
@@ -298,10 +301,14 @@ pub fn find_topic_root(tree: &TagTree, weights: &BlockWeights, config: &Cleaning
             // by a small factor at most; an article body by far more. The body is weighed
             // whole: the region its best container climbs to (an article split into
             // sections, each smaller than the headline's weight times the ratio).
-            // A body that starts right after the headline is its article, whatever the weights.
+            // A body of substantial text that starts right after the headline is its article,
+            // whatever the weights (an h1 weighs several times); a short box after it (an
+            // author's bio under a headline-only page) is not.
             let strength = score[root].max(body_mass);
             let body = strength >= config.title_override_ratio * score[around];
-            !follows(tree, h, root, config.max_heading_gap_terms) && (score[around] >= strength || !body)
+            let follows = follows(tree, h, root, config.max_heading_gap_terms);
+            let article_follows = follows && paragraph_score[root].max(body_mass) >= config.climb_min_text;
+            !article_follows && (score[around] >= strength || !(body || follows))
         };
         if keep_around {
             root = around;
@@ -480,6 +487,18 @@ mod tests {
         assert!(text.starts_with("About bugs"), "{text}");
         assert!(text.contains("None of the games") && text.contains("next update"), "{text}");
         assert!(!text.contains("tournament"), "{text}");
+    }
+
+    #[test]
+    fn a_short_box_after_a_bare_headline_is_not_its_body() {
+        // A headline-only page (a title with no text), then the template's author box: one
+        // sentence of bio is not the article, however close it follows.
+        let page = "<title>Bisection Routine (Algorithm 4)</title><body><nav><a href=/>Home</a> <a href=/a>All</a></nav>\
+            <div class=post><div class=title><h1>Bisection Routine (Algorithm 4)</h1></div></div>\
+            <div class=author><div class=bio>Pamela Wilson is an online educator, author and keynote speaker, and the \
+            founder of a brand studio; learn how you can build your own online business.</div></div></body>";
+        let (tree, content) = clean(page, CleanerKind::DocView);
+        assert_eq!(content.text(&tree), "Bisection Routine (Algorithm 4)");
     }
 
     #[test]
