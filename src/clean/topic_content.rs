@@ -72,12 +72,23 @@ pub fn clean_page(tree: &TagTree, weights: &BlockWeights, kind: CleanerKind, con
             let roots: Vec<NodeId> = search.roots.iter().flat_map(|&r| tree.descendants(r)).collect();
             let top = tree.nodes[search.root].parent.unwrap_or(search.root);
             let around: Vec<NodeId> = tree.descendants(top).into_iter().filter(|&id| !tree.nodes[id].margin).collect();
-            let gallery = type_of_area(tree, &around, &config.page_type) == BlockType::Image;
+            // An article illustrated with many photos is no gallery: a paragraph of substance
+            // (`climb_min_text` terms of running text; captions are shorter) under the root
+            // makes it an article, however many pictures stand between its paragraphs.
+            let longest = roots
+                .iter()
+                .filter(|&&id| RootSearch::is_text_block(tree, id))
+                .map(|&id| RootSearch::running_terms(tree, id))
+                .max()
+                .unwrap_or(0);
+            let article = longest as f64 >= config.cleaning.climb_min_text;
+            let gallery = !article && type_of_area(tree, &around, &config.page_type) == BlockType::Image;
             match type_of_area(tree, &roots, &config.page_type) {
                 _ if gallery => BlockType::Image,
                 _ if !search.has_paragraphs && global == BlockType::Image => BlockType::Image,
                 _ if !search.has_paragraphs => BlockType::Topic,
                 BlockType::Empty => global,
+                BlockType::Image if article => BlockType::Topic,
                 local => local,
             }
         }
@@ -488,6 +499,25 @@ mod tests {
         assert!(text.starts_with("About bugs"), "{text}");
         assert!(text.contains("None of the games") && text.contains("next update"), "{text}");
         assert!(!text.contains("tournament"), "{text}");
+    }
+
+    #[test]
+    fn an_article_with_many_photos_is_no_gallery() {
+        // Two long paragraphs and twelve photos between and after them: fewer than 20 terms per
+        // picture, the paper's image rule, but the paragraphs are the content.
+        let para = "The loft keeps the old beams and brick walls of the warehouse it was built in, and the \
+            owners added white floors, plain furniture and a long kitchen table that seats twelve guests for \
+            dinner. Light comes from tall windows on two sides, so the rooms stay bright through the short \
+            winter days, and plants stand on every sill. The bedrooms are small but each has a window seat \
+            and a wall of shelves for books.";
+        let photos = (0..6).map(|i| format!("<p><img src=/p/{i}.jpg width=600 height=400></p>")).collect::<String>();
+        let page = format!(
+            "<title>A loft in Stockholm</title><body><div class=post><h1>A loft in Stockholm</h1>\
+             <div class=entry><p>{para}</p>{photos}<p>{para}</p>{photos}</div></div></body>"
+        );
+        let (tree, content) = clean(&page, CleanerKind::DocView);
+        assert_eq!(content.page_type, BlockType::Topic);
+        assert!(content.text(&tree).contains("tall windows"), "{}", content.text(&tree));
     }
 
     #[test]
