@@ -14,7 +14,7 @@ mod store;
 
 use std::collections::HashMap;
 
-use gaoya::minhash::{MinHashIndex, calculate_minhash_params};
+use gaoya::minhash::{MinHashIndex, SmallVecContainer, calculate_minhash_params};
 use gaoya::simhash::SimHashIndex;
 use serde::Serialize;
 
@@ -60,10 +60,16 @@ pub struct PageFingerprints {
     pub near: NearSignature,
 }
 
+/// The kept pages of one LSH bucket of one MinHash band: most buckets hold a single page.
+/// gaoya's default container is a `HashSet` per bucket, which costs a heap allocation per page
+/// and band (16 bands with the default settings) and serves removals, which the detector
+/// never makes. A small vector holds up to 4 pages inline, in the bucket's table slot.
+type BandBucket = SmallVecContainer<u32, 4>;
+
 /// Where near signatures are looked up.
 enum NearIndex {
     Keyword(HashMap<Fingerprint, u32>),
-    MinHash(Box<MinHashIndex<u32, u32>>),
+    MinHash(Box<MinHashIndex<u32, u32, BandBucket>>),
     SimHash { index: Box<SimHashIndex<u64, u32>> },
     Off,
 }
@@ -82,7 +88,7 @@ impl ReplicaDetector {
             DetectorKind::DocView => NearIndex::Keyword(HashMap::new()),
             DetectorKind::MinHash => {
                 let (bands, width) = calculate_minhash_params(config.minhash_threshold, config.minhash_hashes);
-                NearIndex::MinHash(Box::new(MinHashIndex::new(bands, width, config.minhash_threshold)))
+                NearIndex::MinHash(Box::new(MinHashIndex::new_index(bands, width, config.minhash_threshold)))
             }
             DetectorKind::SimHash => {
                 // k + 2 blocks: pages within k bits share at least 2 whole blocks.
