@@ -266,8 +266,12 @@ impl Model {
     pub fn from_bytes(bytes: &[u8], origin: &str) -> Result<Model, ClassifyError> {
         let invalid = |message: &str| ClassifyError::Model { origin: origin.to_string(), message: message.to_string() };
         let mut reader = Reader { bytes, at: 0 };
-        if reader.take(MAGIC.len()) != Some(MAGIC.as_slice()) {
-            return Err(invalid("not a classifier model (train one with `indexer classify train`)"));
+        match reader.take(MAGIC.len()) {
+            Some(magic) if magic == MAGIC.as_slice() => {}
+            Some(b"DVCLASS1") => {
+                return Err(invalid("a model of an older format: train it again with `indexer classify train`"));
+            }
+            _ => return Err(invalid("not a classifier model (train one with `indexer classify train`)")),
         }
         let header_len = reader.u32().ok_or_else(|| invalid("truncated header"))? as usize;
         let header_bytes = reader.take(header_len).ok_or_else(|| invalid("truncated header"))?;
@@ -400,6 +404,8 @@ mod tests {
         let mut trailing = bytes.clone();
         trailing.push(0);
         assert!(Model::from_bytes(&trailing, "m").unwrap_err().to_string().contains("trailing"));
+        let old_format = [b"DVCLASS1".as_slice(), &bytes[8..]].concat();
+        assert!(Model::from_bytes(&old_format, "m").unwrap_err().to_string().contains("older format"));
         let message = Model::from_bytes(b"code\tname\n", "scheme.tsv").unwrap_err().to_string();
         assert!(message.contains("scheme.tsv") && message.contains("not a classifier model"), "{message}");
         // A huge bucket count in a short file: cut before the count (2 buckets, 4 weights).
