@@ -104,7 +104,7 @@ mod tests {
     }
 
     fn id(tree: &TagTree, hint: &str) -> NodeId {
-        tree.nodes.iter().position(|n| n.hint == hint).unwrap()
+        tree.node_with_hint(hint).unwrap()
     }
 
     #[test]

@@ -241,12 +241,20 @@ pub fn find_topic_root(tree: &TagTree, weights: &BlockWeights, config: &Cleaning
     // Text lying loose in <body>, outside any container, is template residue when the
     // headline has a container of its own (article text sits in blocks next to it).
     let loose_body_text = |id: NodeId| tree.nodes[id].tag == "body" && heading.is_some_and(|h| h != id);
+    // Each paragraph's value: its running text times its block weight (`None`: no paragraph).
+    let paragraph: Vec<Option<f64>> = (0..n)
+        .map(|id| {
+            let running = RootSearch::running_terms(tree, id);
+            let is_paragraph =
+                RootSearch::is_text_block(tree, id) && running >= config.min_paragraph_terms && !loose_body_text(id);
+            is_paragraph.then(|| running as f64 * weights.get(id))
+        })
+        .collect();
     let mut has_paragraphs = false;
-    for id in 0..n {
-        let running = RootSearch::running_terms(tree, id);
-        if RootSearch::is_text_block(tree, id) && running >= config.min_paragraph_terms && !loose_body_text(id) {
+    for (id, value) in paragraph.iter().enumerate() {
+        if let Some(value) = *value {
             has_paragraphs = true;
-            spread(&mut paragraph_score, id, running as f64 * weights.get(id));
+            spread(&mut paragraph_score, id, value);
         }
     }
     let mut score = paragraph_score.clone();
@@ -267,12 +275,8 @@ pub fn find_topic_root(tree: &TagTree, weights: &BlockWeights, config: &Cleaning
     // Paragraph text per subtree (the climb below weighs regions by it).
     let mut mass = vec![0.0f64; n];
     for id in (0..n).rev() {
-        let node = &tree.nodes[id];
-        let running = RootSearch::running_terms(tree, id);
-        if RootSearch::is_text_block(tree, id) && running >= config.min_paragraph_terms && !loose_body_text(id) {
-            mass[id] += running as f64 * weights.get(id);
-        }
-        if let Some(parent) = node.parent {
+        mass[id] += paragraph[id].unwrap_or(0.0);
+        if let Some(parent) = tree.nodes[id].parent {
             mass[parent] += mass[id];
         }
     }
@@ -557,7 +561,7 @@ mod tests {
         assert!(text.starts_with("Sodium batteries arrive\nEngineers have built"), "{text}");
         assert!(text.contains("thousands of charging cycles"));
         assert!(!text.contains("Subscribe") && !text.contains("Copyright") && !text.contains("Other story"), "{text}");
-        assert_eq!(content.root, tree.nodes.iter().position(|n| n.hint == "story"));
+        assert_eq!(content.root, tree.node_with_hint("story"));
     }
 
     #[test]

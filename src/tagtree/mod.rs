@@ -191,6 +191,11 @@ pub struct TagTree {
 impl TagTree {
     pub const ROOT: NodeId = 0;
 
+    /// The first node whose class or id hint is `hint` (tests and one-off tools).
+    pub fn node_with_hint(&self, hint: &str) -> Option<NodeId> {
+        self.nodes.iter().position(|n| n.hint == hint)
+    }
+
     /// The tag tree of `html` under the default configuration (weighty tags included): what
     /// tests and one-off tools want.
     pub fn with_default_config(html: &str) -> TagTree {

@@ -204,7 +204,7 @@ mod tests {
         let t = tree(
             "<body><div id=nav><a href='/x'>Nav</a></div><div id=main><p>Keep <a href='/y'>this & that</a></p><img src=a.png alt='A \"cat\"'></div></body>",
         );
-        let main = t.nodes.iter().position(|n| n.hint == "main").unwrap();
+        let main = t.node_with_hint("main").unwrap();
         let base = url::Url::parse("https://s.example/dir/page.html").unwrap();
         let html = t.render_html("T<1>", Some(&base), |id| t.contains(main, id));
         assert!(html.contains("<title>T&lt;1&gt;</title>"));

@@ -143,7 +143,7 @@ mod tests {
     }
 
     fn find(tree: &TagTree, hint: &str) -> NodeId {
-        tree.nodes.iter().position(|n| n.hint == hint).unwrap()
+        tree.node_with_hint(hint).unwrap()
     }
 
     fn roots(html: &str) -> (TagTree, Vec<NodeId>) {
