@@ -433,8 +433,9 @@ impl<'a> Builder<'a> {
         }
         // Top-down: the margin flag (outside the central area, §4.1). Tags are strong
         // evidence; class words are weak: a hint never marks a block holding most of the
-        // page's text (`<div class="page has-sidebar">`), nor an article or main element
-        // (themes tag posts "widget", "comments-open"), nor the headline and its ancestors.
+        // page's text (`<div class="page has-sidebar">`) unless it names comments (readers'
+        // comments often outweigh the post), nor an article or main element (themes tag
+        // posts "widget", "comments-open"), nor the headline and its ancestors.
         let n = tree.nodes.len();
         let mut by_tag = vec![false; n];
         for id in 1..n {
@@ -459,7 +460,7 @@ impl<'a> Builder<'a> {
             let by_hint = !semantic_content
                 && !protected[id]
                 && has_margin_hint(&node.hint)
-                && node.subtree.terms * 2 < page_terms;
+                && (node.subtree.terms * 2 < page_terms || has_comment_hint(&node.hint));
             tree.nodes[id].margin = parent_margin || by_tag[id] || by_hint;
         }
         self.tree
@@ -521,6 +522,10 @@ fn is_hidden(hidden: &Option<String>, style: &Option<String>) -> bool {
         let s: String = s.chars().filter(|c| !c.is_whitespace()).collect::<String>().to_ascii_lowercase();
         s.contains("display:none") || s.contains("visibility:hidden")
     })
+}
+
+fn has_comment_hint(hint: &str) -> bool {
+    hint.split(|c: char| !c.is_ascii_alphanumeric()).any(|word| matches!(word, "comment" | "comments"))
 }
 
 fn has_margin_hint(hint: &str) -> bool {
@@ -629,6 +634,20 @@ mod tests {
         let article = find(&t, "l-sidebar-fixed l-article");
         assert!(!t.nodes[article].margin);
         assert!(t.nodes[find(&t, "sidebar")].margin);
+    }
+
+    #[test]
+    fn a_comment_section_is_margin_however_long() {
+        // Readers' comments outweigh a short post; a class word marks them all the same.
+        let comment = "<dd><p>I disagree with most of this post, and here is the long reason why I think so.</p></dd>";
+        let t = tree(&format!(
+            "<title>Wrong and unnecessary | Blog</title><body><div class=post><h1>Wrong and unnecessary</h1>\
+             <p>Fitting a straight line is almost always wrong, and usually unnecessary too.</p></div>\
+             <dl class=comment_list>{}</dl></body>",
+            comment.repeat(10)
+        ));
+        assert!(t.nodes[find(&t, "comment_list")].margin);
+        assert!(!t.nodes[find(&t, "post")].margin);
     }
 
     #[test]
