@@ -437,20 +437,27 @@ impl<'a> Builder<'a> {
         // comments often outweigh the post), nor an article or main element (themes tag
         // posts "widget", "comments-open"), nor the headline and its ancestors.
         let n = tree.nodes.len();
+        // Navigation is never the headline's place; a <header> outside an article may be:
+        // the article's own header (headline, byline) in a layout without <article>.
+        let mut in_navigation = vec![false; n];
+        for id in 1..n {
+            let tagged = matches!(tree.nodes[id].tag.as_str(), "nav" | "aside" | "menu");
+            in_navigation[id] = tagged || tree.nodes[id].parent.is_some_and(|p| in_navigation[p]);
+        }
+        tree.title_heading = find_title_heading(tree, |id| !in_navigation[id]);
+        let mut protected = vec![false; n];
+        for id in tree.title_heading.into_iter().flat_map(|h| std::iter::once(h).chain(tree.ancestors(h))) {
+            protected[id] = true;
+        }
         let mut by_tag = vec![false; n];
         for id in 1..n {
             let in_article = tree.ancestors(id).any(|a| matches!(tree.nodes[a].tag.as_str(), "article" | "main"));
             let tagged = match tree.nodes[id].tag.as_str() {
                 "nav" | "aside" | "menu" => true,
-                "header" | "footer" => !in_article,
+                "header" | "footer" => !in_article && !protected[id],
                 _ => false,
             };
             by_tag[id] = tagged || tree.nodes[id].parent.is_some_and(|p| by_tag[p]);
-        }
-        tree.title_heading = find_title_heading(tree, |id| !by_tag[id]);
-        let mut protected = vec![false; n];
-        for id in tree.title_heading.into_iter().flat_map(|h| std::iter::once(h).chain(tree.ancestors(h))) {
-            protected[id] = true;
         }
         let page_terms = tree.nodes[TagTree::ROOT].subtree.terms.max(1);
         for id in 1..n {
@@ -648,6 +655,23 @@ mod tests {
         ));
         assert!(t.nodes[find(&t, "comment_list")].margin);
         assert!(!t.nodes[find(&t, "post")].margin);
+    }
+
+    #[test]
+    fn a_headline_in_a_header_outside_any_article_is_the_title_heading() {
+        // No <article>: the story's own <header> holds its headline, inside a content block
+        // whose class names the sidebar layout; the site's <header> holds the navigation.
+        let t = tree(
+            "<title>Sixth fatality linked to the virus – CBS</title><body>\
+             <header class=page-header><nav><a href=/>News</a> <a href=/s>Sport</a></nav></header>\
+             <div class='page-content and-w-sidebar'><header><div class=title-wrapper><h1>Sixth fatality linked to the \
+             virus</h1></div></header><div class=story><p>Health authorities report a sixth death.</p></div></div></body>",
+        );
+        let heading = t.title_heading.expect("the headline in the story's header");
+        assert_eq!(t.nodes[heading].hint, "title-wrapper");
+        assert!(!t.nodes[find(&t, "page-content and-w-sidebar")].margin);
+        assert!(!t.nodes[find(&t, "story")].margin && !t.nodes[heading].margin);
+        assert!(t.nodes[find(&t, "page-header")].margin);
     }
 
     #[test]
