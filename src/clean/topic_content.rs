@@ -336,7 +336,10 @@ pub fn find_topic_root(tree: &TagTree, weights: &BlockWeights, config: &Cleaning
             // author's bio under a headline-only page) is not.
             let strength = score[root].max(body_mass);
             let body = strength >= config.title_override_ratio * score[around];
-            let follows = follows(tree, h, root, config.max_heading_gap_terms);
+            // The body is the region its best paragraph climbs to: the gap ends where its
+            // first paragraph starts, not at the best one.
+            let region = if config.climb_share > 0.0 { climb(tree, root, &mass, config) } else { root };
+            let follows = follows(tree, h, region, config.max_heading_gap_terms);
             let article_follows = follows && paragraph_score[root].max(body_mass) >= config.climb_min_text;
             !article_follows && (score[around] >= strength || !(body || follows))
         };
@@ -424,8 +427,12 @@ fn follows(tree: &TagTree, heading: NodeId, root: NodeId, max_gap: usize) -> boo
     if root_start <= heading_end {
         return false;
     }
-    let in_figure =
-        |id: NodeId| std::iter::once(id).chain(tree.ancestors(id)).any(|a| tree.nodes[a].own_type == BlockType::Image);
+    let in_figure = |id: NodeId| {
+        std::iter::once(id).chain(tree.ancestors(id)).any(|a| {
+            let node = &tree.nodes[a];
+            node.own_type == BlockType::Image || matches!(node.tag.as_str(), "figure" | "figcaption")
+        })
+    };
     let gap: usize = (heading_end + 1..root_start)
         .filter(|&id| !tree.contains(id, root) && !in_figure(id))
         .map(|id| tree.nodes[id].own.terms)
@@ -604,6 +611,43 @@ mod tests {
         let text = content.text(&tree);
         assert!(text.starts_with("Flood wall finished on the east bank\n"), "{text}");
         assert!(text.contains("two wet winters"), "{text}");
+    }
+
+    #[test]
+    fn a_body_in_cards_follows_its_headline_from_its_first_card() {
+        // A story published as cards, one paragraph each, the first the shortest; between headline
+        // and body a byline and a <figure> whose caption is no image block of its own. The
+        // body scores less than twice the headline: it must follow it to win.
+        let card = |text: &str| format!("<div class=card><div class=card-article><p>{text}</p></div></div>");
+        let page = format!(
+            "<title>Water vapour found on a distant moon | Hawaii News</title><body><article>\
+             <div class=head><h1>Water vapour found on a distant moon</h1></div>\
+             <div class=byline>By Anna Smith, Ben Jones, Carla Diaz and David Ng of the science desk, with \
+             reporting from Hilo, Waimea, Kona and the summit observatories, Tuesday 19 November</div>\
+             <figure><div class=img><img src=/m.jpg width=800 height=400></div><div class=cap><figcaption>The \
+             telescope on the summit of the mountain at night, with the moon rising over the domes of the \
+             observatory.</figcaption></div></figure><div class=body>{}{}{}{}</div></article>\
+             <footer><a href=/c>Contact</a></footer></body>",
+            card("Scientists have confirmed that there is water vapour on the surface of the moon."),
+            card(
+                "The find supports the idea of a deep ocean of salt water under the ice crust of the moon, which \
+                  is one of the places in the solar system where life could exist today, the team said in its paper."
+            ),
+            card(
+                "The team measured the vapour on seventeen nights over two years, and found it on one of them only, \
+                  which suggests that the water escapes in rare plumes from cracks in the ice rather than all the \
+                  time, as earlier measurements from space had suggested."
+            ),
+            card(
+                "A probe that will orbit the planet and fly past the moon dozens of times is due to launch within \
+                  the next two years, and it carries instruments that can sample the plumes and look for the \
+                  chemistry that life would need."
+            )
+        );
+        let (tree, content) = clean(&page, CleanerKind::DocView);
+        let text = content.text(&tree);
+        assert!(text.starts_with("Water vapour found on a distant moon\n"), "{text}");
+        assert!(text.contains("water vapour on the surface") && text.contains("rare plumes"), "{text}");
     }
 
     #[test]
