@@ -315,7 +315,9 @@ pub fn find_topic_root(tree: &TagTree, weights: &BlockWeights, config: &Cleaning
         // outscored. A bare headline loses to a body that follows it in document order (a
         // title bar above the article) or that outscores it many times over; template text
         // elsewhere never takes its place.
-        let body_mass = if config.climb_share > 0.0 { mass[climb(tree, root, &mass, config)] } else { 0.0 };
+        // The body is the region its best paragraph climbs to.
+        let region = if config.climb_share > 0.0 { climb(tree, root, &mass, config) } else { root };
+        let body_mass = if config.climb_share > 0.0 { mass[region] } else { 0.0 };
         let mut standfirst = false;
         let keep_around = if paragraph_score[around] >= config.climb_min_text {
             score[around] >= config.title_root_min_share * score[root]
@@ -336,9 +338,7 @@ pub fn find_topic_root(tree: &TagTree, weights: &BlockWeights, config: &Cleaning
             // author's bio under a headline-only page) is not.
             let strength = score[root].max(body_mass);
             let body = strength >= config.title_override_ratio * score[around];
-            // The body is the region its best paragraph climbs to: the gap ends where its
-            // first paragraph starts, not at the best one.
-            let region = if config.climb_share > 0.0 { climb(tree, root, &mass, config) } else { root };
+            // The gap ends where the body's first paragraph starts, not at its best one.
             let follows = follows(tree, h, region, config.max_heading_gap_terms);
             let article_follows = follows && paragraph_score[root].max(body_mass) >= config.climb_min_text;
             !article_follows && (score[around] >= strength || !(body || follows))
