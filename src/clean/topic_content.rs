@@ -361,7 +361,7 @@ pub fn find_topic_root(tree: &TagTree, weights: &BlockWeights, config: &Cleaning
     }
     // Siblings join on running text alone: a headline must not pull in the banner beside it.
     let mut roots = vec![root];
-    if let Some(parent) = tree.nodes[root].parent {
+    if let Some(parent) = tree.nodes[root].parent.filter(|_| !is_the_story(tree, root)) {
         let own = paragraph_score[root];
         for &sibling in &tree.nodes[parent].children {
             if sibling != root && own > 0.0 && paragraph_score[sibling] >= config.sibling_score_share * own {
@@ -390,6 +390,9 @@ fn climb(tree: &TagTree, mut root: NodeId, mass: &[f64], config: &CleaningConfig
         if matches!(tree.nodes[parent].tag.as_str(), "body" | "#root") || mass[branch] == 0.0 {
             break;
         }
+        if is_the_story(tree, branch) {
+            break;
+        }
         let outside = mass[parent] - mass[branch];
         if outside <= 0.0 {
             branch = parent;
@@ -415,6 +418,13 @@ fn climb(tree: &TagTree, mut root: NodeId, mass: &[f64], config: &CleaningConfig
         }
     }
     root
+}
+
+/// Whether `id` is an <article> holding the page's headline: the page's story (HTML5: a
+/// self-contained composition), so that the text beside it is other stories: the root
+/// neither climbs past it nor takes its sibling articles in.
+fn is_the_story(tree: &TagTree, id: NodeId) -> bool {
+    tree.nodes[id].tag == "article" && tree.title_heading.is_some_and(|h| tree.contains(id, h))
 }
 
 /// Whether the text of `root` starts right after the heading node `heading` in document
@@ -648,6 +658,28 @@ mod tests {
         let text = content.text(&tree);
         assert!(text.starts_with("Water vapour found on a distant moon\n"), "{text}");
         assert!(text.contains("water vapour on the surface") && text.contains("rare plumes"), "{text}");
+    }
+
+    #[test]
+    fn the_article_holding_the_headline_takes_no_other_articles_in() {
+        // A blog post in an <article>, then the blog's other posts, each an <article> with a
+        // paragraph as long as the post's: other stories, not more of this one.
+        let post = |title: &str, text: &str| {
+            format!("<article class=post><h2><a href=/p>{title}</a></h2><p>{}</p></article>", text.repeat(4))
+        };
+        let page = format!(
+            "<title>Only those who love themselves | Reflections</title><body><div class=primary>\
+             <article class=post><h1>Only those who love themselves</h1><p>{}</p></article>\
+             <article class=more>{}{}{}</article></div></body>",
+            "Living a true experience of love is one of the great pleasures of life, and it starts at home. ".repeat(4),
+            post("Optimism", "Life asks us for optimism and courage to expect the best and to make it happen. "),
+            post("Family", "What holds a family together is love, care and wishing each other well every day. "),
+            post("Gratitude", "Gratitude for life is in the details, in the smile given right on waking up. ")
+        );
+        let (tree, content) = clean(&page, CleanerKind::DocView);
+        let text = content.text(&tree);
+        assert!(text.starts_with("Only those who love themselves\n") && text.contains("true experience"), "{text}");
+        assert!(!text.contains("optimism") && !text.contains("family") && !text.contains("smile"), "{text}");
     }
 
     #[test]
