@@ -298,13 +298,20 @@ pub fn find_topic_root(tree: &TagTree, weights: &BlockWeights, config: &Cleaning
     // the region it climbs to: a listing's entries are small one by one, and the best single
     // paragraph is often a box of the template; the few best paragraphs are the candidates.
     if has_paragraphs && paragraph_score[root] == 0.0 {
-        let apart = |id: NodeId| paragraph_score[id] > 0.0 && !heading.is_some_and(|h| tree.contains(id, h));
-        let mut candidates: Vec<NodeId> = (0..n).filter(|&id| apart(id)).collect();
+        // The nodes holding the headline: the headline and its ancestors.
+        let mut holds_heading = vec![false; n];
+        for id in heading.into_iter().flat_map(|h| std::iter::once(h).chain(tree.ancestors(h))) {
+            holds_heading[id] = true;
+        }
+        let mut candidates: Vec<NodeId> =
+            (0..n).filter(|&id| paragraph_score[id] > 0.0 && !holds_heading[id]).collect();
         candidates.sort_by(|&a, &b| paragraph_score[b].total_cmp(&paragraph_score[a]).then(a.cmp(&b)));
         candidates.truncate(BODY_CANDIDATES);
-        let whole = |id: NodeId| if config.climb_share > 0.0 { mass[climb(tree, id, &mass, config)] } else { mass[id] };
-        let text = candidates.into_iter().max_by(|&a, &b| whole(a).total_cmp(&whole(b)).then(b.cmp(&a)));
-        root = text.unwrap_or(root);
+        let text = candidates
+            .into_iter()
+            .map(|id| (id, mass[climb(tree, id, &mass, config)]))
+            .max_by(|&(a, whole_a), &(b, whole_b)| whole_a.total_cmp(&whole_b).then(b.cmp(&a)));
+        root = text.map_or(root, |(id, _)| id);
     }
     // The article is where its headline is, unless far more running text stands elsewhere
     // (then the headline sits in a title bar apart from the body: keep both).
@@ -316,7 +323,7 @@ pub fn find_topic_root(tree: &TagTree, weights: &BlockWeights, config: &Cleaning
         // title bar above the article) or that outscores it many times over; template text
         // elsewhere never takes its place.
         // The body is the region its best paragraph climbs to.
-        let region = if config.climb_share > 0.0 { climb(tree, root, &mass, config) } else { root };
+        let region = climb(tree, root, &mass, config);
         let body_mass = if config.climb_share > 0.0 { mass[region] } else { 0.0 };
         let mut standfirst = false;
         let keep_around = if paragraph_score[around] >= config.climb_min_text {
@@ -356,9 +363,7 @@ pub fn find_topic_root(tree: &TagTree, weights: &BlockWeights, config: &Cleaning
             }
         }
     }
-    if config.climb_share > 0.0 {
-        root = climb(tree, root, &mass, config);
-    }
+    root = climb(tree, root, &mass, config);
     // Siblings join on running text alone: a headline must not pull in the banner beside it.
     let mut roots = vec![root];
     if let Some(parent) = tree.nodes[root].parent.filter(|_| !is_the_story(tree, root)) {
@@ -383,7 +388,11 @@ pub fn find_topic_root(tree: &TagTree, weights: &BlockWeights, config: &Cleaning
 /// markup; a template's boxes do not) or beside a root with substantial text of its own (an
 /// article split around figures and ads; a short text would climb into boxes of its size), and
 /// is mostly running text. The page body is never a root this way: it holds everything.
+/// A `climb_share` of 0 turns climbing off: the root stays.
 fn climb(tree: &TagTree, mut root: NodeId, mass: &[f64], config: &CleaningConfig) -> NodeId {
+    if config.climb_share <= 0.0 {
+        return root;
+    }
     // `branch` walks up from the root; wrappers that add no text are passed through.
     let mut branch = root;
     while let Some(parent) = tree.nodes[branch].parent {
@@ -431,7 +440,8 @@ fn is_the_story(tree: &TagTree, id: NodeId) -> bool {
 /// order, with at most `max_gap` terms of other blocks between them. A picture and its
 /// caption do not count: a lead photo between headline and body is the news layout.
 fn follows(tree: &TagTree, heading: NodeId, root: NodeId, max_gap: usize) -> bool {
-    // Ids are in document order; a subtree's ids are contiguous.
+    // Ids are in document order; a subtree's ids are contiguous (so no id before `root` is
+    // in its subtree).
     let heading_end = tree.descendants(heading).into_iter().max().unwrap_or(heading);
     let root_start = root;
     if root_start <= heading_end {
@@ -443,10 +453,8 @@ fn follows(tree: &TagTree, heading: NodeId, root: NodeId, max_gap: usize) -> boo
             node.own_type == BlockType::Image || matches!(node.tag.as_str(), "figure" | "figcaption")
         })
     };
-    let gap: usize = (heading_end + 1..root_start)
-        .filter(|&id| !tree.contains(id, root) && !in_figure(id))
-        .map(|id| tree.nodes[id].own.terms)
-        .sum();
+    let gap: usize =
+        (heading_end + 1..root_start).filter(|&id| !in_figure(id)).map(|id| tree.nodes[id].own.terms).sum();
     gap <= max_gap
 }
 

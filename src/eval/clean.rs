@@ -204,7 +204,6 @@ pub fn evaluate_cleaner(set: &GoldSet, cleaner: CleanerKind) -> Result<CleanScor
 /// html5ever, measured in the same run as the cleaners so that the two compare.
 pub fn parse_floor(set: &GoldSet) -> f64 {
     let config = Config::default();
-    crate::text::load_dictionary();
     let started = Instant::now();
     for page in &set.pages {
         let decoded = crate::decode::decode(&page.html, None, &page.url);

@@ -431,11 +431,6 @@ impl<'a> Builder<'a> {
                 tree.nodes[parent].subtree.add(&s);
             }
         }
-        // Top-down: the margin flag (outside the central area, §4.1). Tags are strong
-        // evidence; class words are weak: a hint never marks a block holding most of the
-        // page's text (`<div class="page has-sidebar">`) unless it names comments (readers'
-        // comments often outweigh the post), nor an article or main element (themes tag
-        // posts "widget", "comments-open"), nor the headline and its ancestors.
         let n = tree.nodes.len();
         // Navigation is never the headline's place; a <header> outside an article may be:
         // the article's own header (headline, byline) in a layout without <article>.
@@ -449,16 +444,23 @@ impl<'a> Builder<'a> {
         for id in tree.title_heading.into_iter().flat_map(|h| std::iter::once(h).chain(tree.ancestors(h))) {
             protected[id] = true;
         }
+        // Margin by tag: navigation, and the page's <header> and <footer> (not an article's,
+        // nor the one holding the headline).
+        let mut in_article = vec![false; n];
         let mut by_tag = vec![false; n];
         for id in 1..n {
-            let in_article = tree.ancestors(id).any(|a| matches!(tree.nodes[a].tag.as_str(), "article" | "main"));
-            let tagged = match tree.nodes[id].tag.as_str() {
-                "nav" | "aside" | "menu" => true,
-                "header" | "footer" => !in_article && !protected[id],
-                _ => false,
-            };
-            by_tag[id] = tagged || tree.nodes[id].parent.is_some_and(|p| by_tag[p]);
+            let parent = tree.nodes[id].parent;
+            in_article[id] =
+                parent.is_some_and(|p| in_article[p] || matches!(tree.nodes[p].tag.as_str(), "article" | "main"));
+            let page_frame =
+                matches!(tree.nodes[id].tag.as_str(), "header" | "footer") && !in_article[id] && !protected[id];
+            by_tag[id] = in_navigation[id] || page_frame || parent.is_some_and(|p| by_tag[p]);
         }
+        // Top-down: the margin flag (outside the central area, §4.1). Tags are strong
+        // evidence; class words are weak: a hint never marks a block holding most of the
+        // page's text (`<div class="page has-sidebar">`) unless it names comments (readers'
+        // comments often outweigh the post), nor an article or main element (themes tag
+        // posts "widget", "comments-open"), nor the headline and its ancestors.
         let page_terms = tree.nodes[TagTree::ROOT].subtree.terms.max(1);
         for id in 1..n {
             let node = &tree.nodes[id];
