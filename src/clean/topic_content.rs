@@ -1,6 +1,6 @@
 //! The topic content of a page (§4.2): which blocks of the tag tree hold it.
 
-use crate::clean::{BlockWeights, CleanerKind, page_type, type_of_area};
+use crate::clean::{BlockWeights, CleanerKind, block_weights, page_type, type_of_area};
 use crate::config::{CleaningConfig, Config};
 use crate::tagtree::{BlockType, NodeId, TagTree};
 
@@ -55,7 +55,44 @@ impl TopicContent {
 /// pictures stand beside the intro text the root search finds. With no root at all (no
 /// running text, no headline) the paper's rule decides. Known gap: a story list whose
 /// teasers are sentences is typed topic (its teasers become the topic content).
+///
+/// A page whose content so found has almost no running text of its own (a listing: a
+/// headline over entries that are linked titles with linked summaries) is read again with
+/// its teaser links as text ([`TagTree::with_teasers_as_text`]), and cleaned again: the
+/// entries are its content. Only then: on an article page, the teasers are the template's
+/// "more stories" boxes. Deviation from the paper, whose hub rule (§3.1) counts every
+/// anchor term alike.
 pub fn clean_page(tree: &TagTree, weights: &BlockWeights, kind: CleanerKind, config: &Config) -> TopicContent {
+    let content = clean_by_type(tree, weights, kind, config);
+    let running = |tree: &TagTree, content: &TopicContent| {
+        content.nodes.iter().map(|&id| tree.nodes[id].own.terms - tree.nodes[id].own.anchor_terms).sum::<usize>()
+    };
+    let own_text = running(tree, &content);
+    if kind != CleanerKind::DocView
+        || tree.nodes[TagTree::ROOT].subtree.teaser_terms == 0
+        || content.page_type == BlockType::Image
+        || own_text as f64 >= config.cleaning.climb_min_text
+    {
+        return content;
+    }
+    let reread = tree.with_teasers_as_text(&config.tag_tree);
+    let weights = block_weights(&reread, &config.block_weight);
+    let listing = clean_by_type(&reread, &weights, kind, config);
+    // The entries extend the page's own content (its headline, its standfirst): a topic page
+    // still, in entries that repeat their markup (a template's box of teasers is one block).
+    let extends = content.nodes.iter().all(|&id| listing.keep[id]);
+    if listing.page_type == BlockType::Topic
+        && extends
+        && listing.root.is_some_and(|root| has_teaser_entries(tree, root))
+        && running(&reread, &listing) > own_text
+    {
+        listing
+    } else {
+        content
+    }
+}
+
+fn clean_by_type(tree: &TagTree, weights: &BlockWeights, kind: CleanerKind, config: &Config) -> TopicContent {
     let global = page_type(tree, &config.page_type);
     if global == BlockType::Empty {
         return TopicContent::new(tree, global, Vec::new());
@@ -207,10 +244,11 @@ impl RootSearch {
     fn topic_blocks(&self, tree: &TagTree) -> Vec<NodeId> {
         self.roots
             .iter()
-            .flat_map(|&r| tree.descendants(r))
-            .filter(|&id| {
-                (Self::is_text_block(tree, id) || Some(id) == self.heading) && !under_hub_or_image(tree, id, self.root)
+            .flat_map(|&r| tree.descendants(r).into_iter().map(move |id| (r, id)))
+            .filter(|&(r, id)| {
+                (Self::is_text_block(tree, id) || Some(id) == self.heading) && !under_hub_or_image(tree, id, r)
             })
+            .map(|(_, id)| id)
             .chain(self.extra_heading.iter().copied())
             .collect()
     }
@@ -408,14 +446,12 @@ fn climb(tree: &TagTree, mut root: NodeId, mass: &[f64], config: &CleaningConfig
             continue;
         }
         let region = &tree.nodes[parent].subtree;
-        // Repeated structure: another child of the parent shaped like the root's branch
-        // (same tag, same classes but for numbers: `post_2`, `post_4`) holds text too.
-        let shape = |id: NodeId| {
-            let node = &tree.nodes[id];
-            (node.tag.as_str(), node.hint.chars().filter(|c| !c.is_ascii_digit()).collect::<String>())
-        };
-        let repeated =
-            tree.nodes[parent].children.iter().any(|&c| c != branch && mass[c] > 0.0 && shape(c) == shape(branch));
+        // Repeated structure: another child of the parent shaped like the root's branch holds
+        // text too.
+        let repeated = tree.nodes[parent]
+            .children
+            .iter()
+            .any(|&c| c != branch && mass[c] > 0.0 && shape(tree, c) == shape(tree, branch));
         if (repeated || mass[branch] >= config.climb_min_text)
             && outside >= config.climb_share * mass[branch]
             && region.link_density() <= config.climb_max_link_density
@@ -427,6 +463,32 @@ fn climb(tree: &TagTree, mut root: NodeId, mass: &[f64], config: &CleaningConfig
         }
     }
     root
+}
+
+/// A container's markup shape: its tag and its classes but for numbers (`post_2` and
+/// `post_4` are alike). Posts, entries and sections repeat their shape; a template's boxes
+/// do not.
+fn shape(tree: &TagTree, id: NodeId) -> (&str, String) {
+    let node = &tree.nodes[id];
+    (node.tag.as_str(), node.hint.chars().filter(|c| !c.is_ascii_digit()).collect())
+}
+
+/// How many entries of one shape make a listing.
+const LISTING_MIN_ENTRIES: usize = 3;
+
+/// Whether `root` holds a listing of teasers: at least [`LISTING_MIN_ENTRIES`] sibling
+/// containers of one shape, each with teaser text.
+fn has_teaser_entries(tree: &TagTree, root: NodeId) -> bool {
+    tree.descendants(root).into_iter().any(|parent| {
+        let mut entries: Vec<(&str, String)> = tree.nodes[parent]
+            .children
+            .iter()
+            .filter(|&&c| tree.nodes[c].subtree.teaser_terms > 0)
+            .map(|&c| shape(tree, c))
+            .collect();
+        entries.sort_unstable();
+        entries.chunk_by(|a, b| a == b).any(|group| group.len() >= LISTING_MIN_ENTRIES)
+    })
 }
 
 /// Whether `id` is an <article> holding the page's headline: the page's story (HTML5: a
@@ -526,6 +588,94 @@ mod tests {
         <ul class=more><li><a href=/x>Other story one here</a></li><li><a href=/y>Other story two here</a></li></ul></div>\
         <div id=side><p>Subscribe to our weekly letter for the best stories of the week delivered to you.</p></div></div>\
         <div id=legal>Copyright 2024 Example Media Group. All rights reserved worldwide by the company.</div></body>";
+
+    /// Entries of a listing: a card per course, its summary one link of 20 terms or more.
+    fn course_cards(n: usize) -> String {
+        (0..n)
+            .map(|i| {
+                format!(
+                    "<div class=\"card item-{i}\"><a href=/c{i}><h3>Course {i}</h3><p>Learn how to lead teams \
+                    through the technical trends of the year {i}, with faculty who built them and peers from \
+                    every industry in the world</p></a></div>"
+                )
+            })
+            .collect()
+    }
+
+    #[test]
+    fn a_listing_of_linked_teasers_is_the_content_under_its_headline() {
+        let menu: String = (0..20).map(|i| format!("<li><a href=/m{i}>Menu {i}</a></li>")).collect();
+        let page = format!(
+            "<title>Certificate programs | Example Institute</title><body><nav><ul>{menu}</ul></nav>\
+            <div class=title-bar><h1>Certificate programs</h1></div><main><div class=cards>{}</div></main>\
+            <footer><a href=/privacy>Privacy</a></footer></body>",
+            course_cards(5)
+        );
+        let (tree, content) = clean(&page, CleanerKind::DocView);
+        let text = content.text(&tree);
+        assert!(text.starts_with("Certificate programs"), "{text}");
+        assert!(text.contains("Course 0") && text.contains("Course 4"), "{text}");
+        assert!(text.contains("peers from every industry"), "{text}");
+        assert!(!text.contains("Menu") && !text.contains("Privacy"), "{text}");
+    }
+
+    #[test]
+    fn a_headline_only_page_keeps_a_box_of_teasers_out() {
+        // The template's box of teasers is one block: the headline stays the content.
+        let citations: String = (0..4)
+            .map(|i| {
+                format!(
+                    "<a href=/q{i}>The New York Times named this blog the idea of the year {i} in its annual \
+                    issue of ideas on the economy and markets</a><br>"
+                )
+            })
+            .collect();
+        let page = format!(
+            "<title>Bisection routine</title><body><div class=post><h2>Bisection routine</h2></div>\
+            <div class=right><div class=citations>{citations}</div></div></body>"
+        );
+        let (tree, content) = clean(&page, CleanerKind::DocView);
+        assert_eq!(content.text(&tree), "Bisection routine");
+    }
+
+    #[test]
+    fn an_article_keeps_the_teaser_entries_beside_it_out() {
+        let body = "The council voted on Tuesday to turn the old rail yard into a park with a pond, a \
+            playground and paths along the river, after three years of hearings and two failed plans. ";
+        let page = format!(
+            "<title>Rail yard becomes a park</title><body><div class=story><h1>Rail yard becomes a park</h1>\
+            <p>{body}</p><p>{body}</p></div><div class=more>{}</div></body>",
+            course_cards(4)
+        );
+        let (tree, content) = clean(&page, CleanerKind::DocView);
+        let text = content.text(&tree);
+        assert!(text.contains("rail yard into a park"), "{text}");
+        assert!(!text.contains("Course"), "{text}");
+    }
+
+    #[test]
+    fn a_sibling_root_keeps_its_text_on_a_page_of_link_lists() {
+        // A blog entry: headline and byline in one box, the body in the box beside it, and so
+        // many menus around them that the page as a whole is of hub type. The body joins as a
+        // sibling root; its paragraphs are not "inside a hub" because the page body is one.
+        let menu: String = (0..60).map(|i| format!("<li><a href=/t{i}>Topic number {i}</a></li>")).collect();
+        let page = format!(
+            "<title>Posny exits the department</title><body><div class=container><ul class=localnav>{menu}</ul>\
+            <div class=entry><div class=asset-header><h2>Posny exits the department</h2>\
+            <p>By Alyson Klein on August 8, 2012 at 6:23 in the evening</p></div>\
+            <div class=asset-content><p>So the assistant secretary for special education is leaving the \
+            department this week, and an acting secretary will fill in for now.</p>\
+            <p>Could this departure be the first of many? We are almost at the end of the first term, and \
+            most political appointees will be out of a job come January if the other side wins.</p>\
+            </div></div></div></body>"
+        );
+        let (tree, content) = clean(&page, CleanerKind::DocView);
+        assert_eq!(tree.nodes[TagTree::ROOT].block_type, BlockType::Hub);
+        let text = content.text(&tree);
+        assert!(text.starts_with("Posny exits"), "{text}");
+        assert!(text.contains("acting secretary") && text.contains("come January"), "{text}");
+        assert!(!text.contains("Topic number"), "{text}");
+    }
 
     #[test]
     fn a_weighty_headline_with_its_byline_does_not_outweigh_the_body_below_it() {

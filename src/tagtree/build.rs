@@ -152,6 +152,11 @@ struct Builder<'a> {
     /// Open weighty tags: (container, index in its `weighty`).
     weighty: Vec<(NodeId, usize)>,
     in_title: bool,
+    /// Terms of each link's anchor text, by link index.
+    link_terms: Vec<usize>,
+    /// Anchor terms by (container, link index, terms), to count teaser terms once each
+    /// link's length is known.
+    anchor_runs: Vec<(NodeId, usize, usize)>,
 }
 
 impl<'a> Builder<'a> {
@@ -187,6 +192,8 @@ impl<'a> Builder<'a> {
             link: None,
             weighty: Vec::new(),
             in_title: false,
+            link_terms: Vec::new(),
+            anchor_runs: Vec::new(),
         }
     }
 
@@ -378,6 +385,11 @@ impl<'a> Builder<'a> {
         node.own.terms += count;
         if let Some(index) = link {
             node.own.anchor_terms += count;
+            if self.link_terms.len() <= index {
+                self.link_terms.resize(index + 1, 0);
+            }
+            self.link_terms[index] += count;
+            self.anchor_runs.push((node_id, index, count));
             let anchor = &mut self.tree.links[index].anchor;
             anchor.push_str(&text);
         }
@@ -417,6 +429,11 @@ impl<'a> Builder<'a> {
         tree.title = collapse_whitespace(&tree.title);
         for link in &mut tree.links {
             link.anchor = collapse_whitespace(&link.anchor);
+        }
+        for &(node, index, count) in &self.anchor_runs {
+            if self.link_terms[index] >= self.config.teaser_anchor_terms {
+                tree.nodes[node].own.teaser_terms += count;
+            }
         }
         // Bottom-up: children have larger ids than their parent.
         for id in (0..tree.nodes.len()).rev() {
@@ -579,6 +596,33 @@ mod tests {
     }
 
     #[test]
+    fn teaser_links_are_counted_apart_from_navigation_links() {
+        // A card whose whole summary is one link (26 terms, over two containers), next to a
+        // navigation link and a linked headline (under `teaser_anchor_terms`).
+        let summary = "Acquire the knowledge and skills you need to lead in a world where data and \
+            machines shape every decision your company makes this year";
+        let t = tree(&format!(
+            "<body><div class=nav><a href=/>Home</a></div><div class=card><a href=/c>\
+            <h3>Data science</h3><p class=summary>{summary}</p></a>\
+            <p class=title><a href=/h>Ten things we learned from the data this year</a></p></div></body>"
+        ));
+        let (nav, card, summary_node, title) =
+            (find(&t, "nav"), find(&t, "card"), find(&t, "summary"), find(&t, "title"));
+        assert_eq!(t.nodes[nav].own.teaser_terms, 0);
+        assert_eq!(t.nodes[title].own.anchor_terms, 9);
+        assert_eq!(t.nodes[title].own.teaser_terms, 0);
+        // The heading's terms lie in the card, the summary's in its paragraph: one link.
+        assert_eq!(t.nodes[card].own.teaser_terms, 2);
+        assert_eq!(t.nodes[summary_node].own.teaser_terms, 24);
+        assert_eq!(t.nodes[card].subtree.teaser_terms, 26);
+        let reread = t.with_teasers_as_text(&Config::default().tag_tree);
+        assert_eq!(t.nodes[summary_node].own_type, BlockType::Hub);
+        assert_eq!(reread.nodes[summary_node].own_type, BlockType::Topic);
+        assert_eq!(reread.nodes[summary_node].own.anchor_terms, 0);
+        assert_eq!(reread.nodes[title].own.anchor_terms, 9);
+    }
+
+    #[test]
     fn containers_carry_text_links_images_and_weighty_tags() {
         let t = tree(
             "<html lang=en><head><title> A  page </title><meta name=description content='About it'><script>var x='hidden';</script></head>\
@@ -589,7 +633,7 @@ mod tests {
         assert_eq!(t.description.as_deref(), Some("About it"));
         assert_eq!(t.lang.as_deref(), Some("en"));
         let nav = find(&t, "nav");
-        assert_eq!(t.nodes[nav].own, BlockStats { terms: 3, anchor_terms: 3, links: 2, images: 0 });
+        assert_eq!(t.nodes[nav].own, BlockStats { terms: 3, anchor_terms: 3, teaser_terms: 0, links: 2, images: 0 });
         assert_eq!(t.nodes[nav].block_type, BlockType::Hub);
         let main = find(&t, "main");
         assert_eq!(t.nodes[main].own.images, 1);

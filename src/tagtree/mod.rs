@@ -50,6 +50,9 @@ impl BlockType {
 pub struct BlockStats {
     pub terms: usize,
     pub anchor_terms: usize,
+    /// The part of `anchor_terms` in teaser links: links whose anchor text is a sentence or
+    /// more (`teaser_anchor_terms`), a listing's linked entries rather than navigation.
+    pub teaser_terms: usize,
     pub links: usize,
     pub images: usize,
 }
@@ -58,6 +61,7 @@ impl BlockStats {
     fn add(&mut self, other: &BlockStats) {
         self.terms += other.terms;
         self.anchor_terms += other.anchor_terms;
+        self.teaser_terms += other.teaser_terms;
         self.links += other.links;
         self.images += other.images;
     }
@@ -202,6 +206,23 @@ impl TagTree {
         let config = crate::config::Config::default();
         let weighty = config.block_weight.forces.keys().cloned().collect();
         build_tag_tree(html, &config.tag_tree, &weighty)
+    }
+
+    /// The same tree read with teaser links as running text: their terms no longer count as
+    /// anchor terms, and the block types (§3.1) follow. Structure, margins and the title
+    /// heading stay, so node ids carry over. A listing's entries (a linked title with its
+    /// linked summary) then read as the text they are.
+    pub fn with_teasers_as_text(&self, config: &crate::config::TagTreeConfig) -> TagTree {
+        let mut tree = self.clone();
+        for node in &mut tree.nodes {
+            for stats in [&mut node.own, &mut node.subtree] {
+                stats.anchor_terms -= stats.teaser_terms;
+                stats.teaser_terms = 0;
+            }
+            node.own_type = node.own.block_type(config.hub_anchor_ratio, config.image_term_ratio);
+            node.block_type = node.subtree.block_type(config.hub_anchor_ratio, config.image_term_ratio);
+        }
+        tree
     }
 
     /// Whether the node has no container children: the paper's leaf.
