@@ -499,7 +499,9 @@ const TITLE_SEPARATORS: &[&str] = &[" | ", " - ", " – ", " — ", " :: ", " »
 /// The heading (h1–h3, in a node `eligible` allows) that best matches the page title: at
 /// least two terms, and at least 80% of them in the title. Titles read "Headline | Site", and
 /// the site's name is often a heading too, so headings are matched against the title without
-/// its last segment first, and against the whole title only if none matches that.
+/// its last segment first, and against the whole title only if none matches that. Among
+/// headings matching alike, the one matching more of the title wins ("Site: Headline"
+/// titles), then the higher level.
 fn find_title_heading(tree: &TagTree, eligible: impl Fn(NodeId) -> bool) -> Option<NodeId> {
     let full: HashSet<String> = crate::text::terms(&tree.title).into_iter().collect();
     if full.is_empty() {
@@ -523,15 +525,18 @@ fn find_title_heading(tree: &TagTree, eligible: impl Fn(NodeId) -> bool) -> Opti
         .filter(|(_, terms, _)| terms.len() >= 2)
         .collect();
     let best_against = |title: &HashSet<String>| {
-        let mut best: Option<(NodeId, f64, u8)> = None;
+        let mut best: Option<(NodeId, f64, usize, u8)> = None;
         for (id, terms, level) in &headings {
-            let overlap = terms.iter().filter(|t| title.contains(*t)).count() as f64 / terms.len() as f64;
-            let better = best.is_none_or(|(_, o, l)| overlap > o + 1e-9 || (overlap >= o - 1e-9 && *level < l));
+            let matched = terms.iter().filter(|t| title.contains(*t)).count();
+            let overlap = matched as f64 / terms.len() as f64;
+            let better = best.is_none_or(|(_, o, m, l)| {
+                overlap > o + 1e-9 || (overlap >= o - 1e-9 && (matched > m || (matched == m && *level < l)))
+            });
             if overlap >= 0.8 && better {
-                best = Some((*id, overlap, *level));
+                best = Some((*id, overlap, matched, *level));
             }
         }
-        best.map(|(id, _, _)| id)
+        best.map(|(id, _, _, _)| id)
     };
     headline.as_ref().and_then(best_against).or_else(|| best_against(&full))
 }
@@ -718,6 +723,18 @@ mod tests {
         assert!(!t.nodes[find(&t, "page-content and-w-sidebar")].margin);
         assert!(!t.nodes[find(&t, "story")].margin && !t.nodes[heading].margin);
         assert!(t.nodes[find(&t, "page-header")].margin);
+    }
+
+    #[test]
+    fn the_headline_beats_the_site_name_when_both_match_the_title() {
+        // "Site: Headline" has no separator the title is cut at; both headings match all
+        // their terms. The one matching more of the title is the headline, h1 or not.
+        let t = tree(
+            "<title>Experimental Philosophy: Faculty position at Waterloo</title><body>\
+             <div class=banner><h1><a href=/>Experimental Philosophy</a></h1></div>\
+             <div class=entry><h3>Faculty position at Waterloo</h3><p>A position for philosophers.</p></div></body>",
+        );
+        assert_eq!(t.title_heading, Some(find(&t, "entry")));
     }
 
     #[test]
