@@ -555,12 +555,21 @@ fn is_hidden(hidden: &Option<String>, style: &Option<String>) -> bool {
     })
 }
 
+/// The words of a hint's layout classes. Taxonomy classes (`tag-cookie-recipes`,
+/// `category-news`: WordPress names a post's tags and categories in its classes) carry the
+/// author's words, not the layout's, and are left out.
+fn hint_words(hint: &str) -> impl Iterator<Item = &str> {
+    hint.split_whitespace()
+        .filter(|class| !class.starts_with("tag-") && !class.starts_with("category-"))
+        .flat_map(|class| class.split(|c: char| !c.is_ascii_alphanumeric()))
+}
+
 fn has_comment_hint(hint: &str) -> bool {
-    hint.split(|c: char| !c.is_ascii_alphanumeric()).any(|word| matches!(word, "comment" | "comments"))
+    hint_words(hint).any(|word| matches!(word, "comment" | "comments"))
 }
 
 fn has_margin_hint(hint: &str) -> bool {
-    !hint.is_empty() && hint.split(|c: char| !c.is_ascii_alphanumeric()).any(|word| MARGIN_HINTS.contains(&word))
+    hint_words(hint).any(|word| MARGIN_HINTS.contains(&word))
 }
 
 /// Collapses runs of white space to one space and trims.
@@ -735,6 +744,20 @@ mod tests {
              <div class=entry><h3>Faculty position at Waterloo</h3><p>A position for philosophers.</p></div></body>",
         );
         assert_eq!(t.title_heading, Some(find(&t, "entry")));
+    }
+
+    #[test]
+    fn a_post_tagged_with_a_layout_word_is_no_margin() {
+        // WordPress names the post's tags in its classes: "cookie" is the author's word here.
+        let t = tree(
+            "<body><div class=sidebar><a href=/>Home</a></div><div class='post-7 post hentry \
+             tag-cookie-recipes category-food'><p>A short post about dog treats.</p></div>\
+             <div class=cookie-banner>We use cookies.</div><p>Long enough text outside so that no block \
+             holds most of the page, as on a real page with its template around the post.</p></body>",
+        );
+        assert!(!t.nodes[find(&t, "post-7 post hentry tag-cookie-recipes category-food")].margin);
+        assert!(t.nodes[find(&t, "cookie-banner")].margin);
+        assert!(t.nodes[find(&t, "sidebar")].margin);
     }
 
     #[test]
