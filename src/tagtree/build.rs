@@ -475,10 +475,12 @@ impl<'a> Builder<'a> {
         }
         // Top-down: the margin flag (outside the central area, §4.1). Tags are strong
         // evidence; class words are weak: a hint never marks a block holding most of the
-        // page's text (`<div class="page has-sidebar">`) unless it names comments (readers'
-        // comments often outweigh the post), nor an article or main element (themes tag
-        // posts "widget", "comments-open"), nor the headline and its ancestors.
-        let page_terms = tree.nodes[TagTree::ROOT].subtree.terms.max(1);
+        // page's running text, its terms outside links (`<div class="page has-sidebar">`; with
+        // link text counted, a footer of link lists outweighs the column), unless it names
+        // comments (readers' comments often outweigh the post), nor an article or main element
+        // (themes tag posts "widget", "comments-open"), nor the headline and its ancestors.
+        let running = |stats: &BlockStats| stats.terms - stats.anchor_terms;
+        let page_text = running(&tree.nodes[TagTree::ROOT].subtree).max(1);
         for id in 1..n {
             let node = &tree.nodes[id];
             let parent_margin = node.parent.is_some_and(|p| tree.nodes[p].margin);
@@ -486,7 +488,7 @@ impl<'a> Builder<'a> {
             let by_hint = !semantic_content
                 && !protected[id]
                 && has_margin_hint(&node.hint)
-                && (node.subtree.terms * 2 < page_terms || has_comment_hint(&node.hint));
+                && (running(&node.subtree) * 2 < page_text || has_comment_hint(&node.hint));
             tree.nodes[id].margin = parent_margin || by_tag[id] || by_hint;
         }
         self.tree
@@ -701,6 +703,22 @@ mod tests {
         let article = find(&t, "l-sidebar-fixed l-article");
         assert!(!t.nodes[article].margin);
         assert!(t.nodes[find(&t, "sidebar")].margin);
+    }
+
+    #[test]
+    fn a_layout_class_does_not_hide_the_column_holding_most_running_text() {
+        // No headline to protect it: the main column's class names the layout's sidebar, and
+        // the footer's link lists make the column less than half of the page's terms, but it
+        // holds most of the page's text outside links.
+        let links: String = (0..12).map(|i| format!("<li><a href=/f{i}>Footer link {i}</a></li>")).collect();
+        let t = tree(&format!(
+            "<body><section class='col-sm-9 sidebar-first-only'><p>Earn two certifications by mastering \
+             the digital marketing skills that employers want, in a course you take at your own pace.</p></section>\
+             <footer><ul>{links}</ul></footer></body>"
+        ));
+        let column = find(&t, "col-sm-9 sidebar-first-only");
+        assert!(t.nodes[column].subtree.terms * 2 < t.nodes[TagTree::ROOT].subtree.terms);
+        assert!(!t.nodes[column].margin);
     }
 
     #[test]
