@@ -2,7 +2,7 @@
 
 use crate::clean::{BlockWeights, CleanerKind, block_weights, page_type, type_of_area};
 use crate::config::{CleaningConfig, Config};
-use crate::tagtree::{BlockType, NodeId, TagTree};
+use crate::tagtree::{BlockType, NodeId, TagTree, hint_words};
 
 /// The result of cleaning one page.
 #[derive(Debug, Clone, PartialEq)]
@@ -135,7 +135,7 @@ fn clean_by_type(tree: &TagTree, weights: &BlockWeights, kind: CleanerKind, conf
         (BlockType::Hub, _) => hub_blocks(tree, kind),
         (BlockType::Image, _) => image_blocks(tree, kind),
         (BlockType::Topic, Some(search)) => {
-            let found = search.topic_blocks(tree);
+            let found = search.topic_blocks(tree, &config.cleaning);
             let central = content_region_blocks(tree, search.root, &config.cleaning);
             let terms = |ids: &[NodeId]| ids.iter().map(|&id| tree.nodes[id].own.terms).sum::<usize>() as f64;
             // A bare headline stays the answer on its own (see above): the text around a
@@ -181,7 +181,12 @@ fn content_region_blocks(tree: &TagTree, root: NodeId, config: &CleaningConfig) 
     }
     // Ids in a subtree are contiguous, from the region's own id on.
     let end = tree.descendants(region).into_iter().max().unwrap_or(region);
-    pruned_topic_blocks(tree).into_iter().filter(|&id| id >= region && id <= end && !tree.nodes[id].margin).collect()
+    let blocks: Vec<(NodeId, NodeId)> = pruned_topic_blocks(tree)
+        .into_iter()
+        .filter(|&id| id >= region && id <= end && !tree.nodes[id].margin)
+        .map(|id| (region, id))
+        .collect();
+    without_captions(tree, &blocks, config)
 }
 
 /// §4.2 topic page cleaning as published: prune every hub and image block (with its
@@ -240,17 +245,17 @@ impl RootSearch {
         node.own.terms.saturating_sub(node.own.anchor_terms).saturating_sub(headings)
     }
 
-    /// The central topic blocks under the roots, minus link lists nested in them.
-    fn topic_blocks(&self, tree: &TagTree) -> Vec<NodeId> {
-        self.roots
+    /// The central topic blocks under the roots, minus link lists and captions nested in them.
+    fn topic_blocks(&self, tree: &TagTree, config: &CleaningConfig) -> Vec<NodeId> {
+        let blocks: Vec<(NodeId, NodeId)> = self
+            .roots
             .iter()
             .flat_map(|&r| tree.descendants(r).into_iter().map(move |id| (r, id)))
             .filter(|&(r, id)| {
                 (Self::is_text_block(tree, id) || Some(id) == self.heading) && !under_hub_or_image(tree, id, r)
             })
-            .map(|(_, id)| id)
-            .chain(self.extra_heading.iter().copied())
-            .collect()
+            .collect();
+        without_captions(tree, &blocks, config).into_iter().chain(self.extra_heading.iter().copied()).collect()
     }
 }
 
@@ -520,6 +525,33 @@ fn follows(tree: &TagTree, heading: NodeId, root: NodeId, max_gap: usize) -> boo
     gap <= max_gap
 }
 
+/// The blocks (each with the top of its region) without the pictures' captions and credits
+/// ([`in_caption`]), unless the captions hold more terms than the rest: a photo story told in
+/// its captions. Captions describe the pictures, not the story (the photographer, the place,
+/// the date). Deviation from the paper, which keeps every topic block of the topic tree.
+fn without_captions(tree: &TagTree, blocks: &[(NodeId, NodeId)], config: &CleaningConfig) -> Vec<NodeId> {
+    let (captions, story): (Vec<_>, Vec<_>) = blocks.iter().partition(|&&(top, id)| in_caption(tree, id, top, config));
+    let terms = |ids: &[&(NodeId, NodeId)]| ids.iter().map(|&&(_, id)| tree.nodes[id].own.terms).sum::<usize>();
+    if terms(&captions) > terms(&story) {
+        blocks.iter().map(|&(_, id)| id).collect()
+    } else {
+        story.into_iter().map(|&(_, id)| id).collect()
+    }
+}
+
+/// Whether a block is, or lies in, a picture's caption or credit below `top`: a `<figure>`,
+/// a `<figcaption>`, or a container whose classes name a caption or credit, with fewer than
+/// `climb_min_text` terms (a container named so that holds a paragraph of substance is a
+/// slide's text).
+fn in_caption(tree: &TagTree, id: NodeId, top: NodeId, config: &CleaningConfig) -> bool {
+    std::iter::once(id).chain(tree.ancestors(id)).take_while(|&a| a != top).any(|a| {
+        let node = &tree.nodes[a];
+        let caption = matches!(node.tag.as_str(), "figure" | "figcaption")
+            || hint_words(&node.hint).any(|word| matches!(word, "caption" | "credit" | "credits"));
+        caption && (node.subtree.terms as f64) < config.climb_min_text
+    })
+}
+
 /// Whether a block sits inside a hub or image block below the topic root (a link list
 /// nested in the article: "related stories").
 fn under_hub_or_image(tree: &TagTree, id: NodeId, root: NodeId) -> bool {
@@ -651,6 +683,40 @@ mod tests {
         let text = content.text(&tree);
         assert!(text.contains("rail yard into a park"), "{text}");
         assert!(!text.contains("Course"), "{text}");
+    }
+
+    #[test]
+    fn captions_and_credits_stay_out_unless_they_tell_the_story() {
+        let para = "The council voted on Tuesday to turn the old rail yard into a park with a pond, a \
+            playground and paths along the river, after three years of hearings and two failed plans.";
+        let page = format!(
+            "<title>Rail yard becomes a park</title><body><div class=story><h1>Rail yard becomes a park</h1>\
+            <p>{para}</p><figure><img src=a.jpg><figcaption>The old rail yard seen from the bridge at dawn \
+            on Monday</figcaption></figure><div class=wp-caption><img src=b.jpg><p class=wp-caption-text>Photo: \
+            Jane Doe, City Press</p></div><p>{para}</p></div></body>"
+        );
+        let (tree, content) = clean(&page, CleanerKind::DocView);
+        let text = content.text(&tree);
+        assert!(text.contains("three years of hearings"), "{text}");
+        assert!(!text.contains("from the bridge") && !text.contains("Jane Doe"), "{text}");
+        // A photo story: each picture's text is a caption, and together they outweigh the
+        // introduction (an article's paragraph, so no gallery page): they are the story.
+        let slides: String = (0..5)
+            .map(|i| {
+                format!(
+                    "<div class=caption-image><img src={i}.jpg><p>Slide {i}: the festival stage on the square, \
+                    where the dancers of the troupe opened the night before a crowd of thousands.</p></div>"
+                )
+            })
+            .collect();
+        let page = format!(
+            "<title>Festival night</title><body><div class=post><h1>Festival night</h1><p>{para} {para}</p>\
+            {slides}</div></body>"
+        );
+        let (tree, content) = clean(&page, CleanerKind::DocView);
+        assert_eq!(content.page_type, BlockType::Topic);
+        let text = content.text(&tree);
+        assert!(text.contains("Slide 0") && text.contains("Slide 4"), "{text}");
     }
 
     #[test]

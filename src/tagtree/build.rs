@@ -7,7 +7,7 @@ use html5ever::tree_builder::TreeBuilderOpts;
 use html5ever::{ParseOpts, parse_document};
 use markup5ever_rcdom::{Handle, NodeData, RcDom};
 
-use super::{BlockStats, BlockType, Image, Item, Link, Node, NodeId, TagTree, WeightyTag};
+use super::{BlockStats, BlockType, Image, Item, Link, Node, NodeId, TagTree, WeightyTag, hint_words};
 use crate::config::TagTreeConfig;
 use crate::text::for_each_token;
 
@@ -555,15 +555,6 @@ fn is_hidden(hidden: &Option<String>, style: &Option<String>) -> bool {
         let s: String = s.chars().filter(|c| !c.is_whitespace()).collect::<String>().to_ascii_lowercase();
         s.contains("display:none") || s.contains("visibility:hidden")
     })
-}
-
-/// The words of a hint's layout classes. Taxonomy classes (`tag-cookie-recipes`,
-/// `category-news`: WordPress names a post's tags and categories in its classes) carry the
-/// author's words, not the layout's, and are left out.
-fn hint_words(hint: &str) -> impl Iterator<Item = &str> {
-    hint.split_whitespace()
-        .filter(|class| !class.starts_with("tag-") && !class.starts_with("category-"))
-        .flat_map(|class| class.split(|c: char| !c.is_ascii_alphanumeric()))
 }
 
 fn has_comment_hint(hint: &str) -> bool {

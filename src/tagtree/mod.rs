@@ -173,6 +173,15 @@ pub struct Node {
     pub margin: bool,
 }
 
+/// The words of a layout hint's classes (`wp-caption-text` gives `wp`, `caption`, `text`).
+/// Taxonomy classes (`tag-cookie-recipes`, `category-news`: WordPress names a post's tags and
+/// categories in its classes) carry the author's words, not the layout's, and are left out.
+pub(crate) fn hint_words(hint: &str) -> impl Iterator<Item = &str> {
+    hint.split_whitespace()
+        .filter(|class| !class.starts_with("tag-") && !class.starts_with("category-"))
+        .flat_map(|class| class.split(|c: char| !c.is_ascii_alphanumeric()))
+}
+
 /// The markup tag tree of one page.
 #[derive(Debug, Clone)]
 pub struct TagTree {
