@@ -575,24 +575,36 @@ fn hub_blocks(tree: &TagTree, kind: CleanerKind) -> Vec<NodeId> {
 
 /// §4.2 image page cleaning: the images and the text around them, i.e. the central blocks
 /// holding images, their descendants, and the text blocks beside them (captions).
+///
+/// The default cleaner counts content images only ([`Image::is_content`]: no icons, no
+/// linked thumbnails) and keeps the margins out of the descendants and captions too: a
+/// tracking pixel or a logo in `<body>` would otherwise make the whole page body one
+/// picture's block, its navigation included.
+///
+/// [`Image::is_content`]: crate::tagtree::Image::is_content
 fn image_blocks(tree: &TagTree, kind: CleanerKind) -> Vec<NodeId> {
-    let central = |id: NodeId| kind == CleanerKind::DocViewPaper || !tree.nodes[id].margin;
+    let paper = kind == CleanerKind::DocViewPaper;
+    let central = |id: NodeId| paper || !tree.nodes[id].margin;
+    let mut pictures = vec![0usize; tree.nodes.len()];
+    for image in &tree.images {
+        if paper || image.is_content(&tree.links) {
+            pictures[image.node] += 1;
+        }
+    }
     let mut out = Vec::new();
-    for id in 0..tree.nodes.len() {
+    for (id, &count) in pictures.iter().enumerate() {
         let node = &tree.nodes[id];
-        if node.own.images == 0 || !central(id) {
+        if count == 0 || !central(id) {
             continue;
         }
         out.push(id);
-        out.extend(tree.descendants(id).into_iter().filter(|&d| tree.nodes[d].own_type == BlockType::Topic));
+        out.extend(
+            tree.descendants(id).into_iter().filter(|&d| tree.nodes[d].own_type == BlockType::Topic && central(d)),
+        );
         if let Some(parent) = node.parent {
-            out.extend(
-                tree.nodes[parent]
-                    .children
-                    .iter()
-                    .copied()
-                    .filter(|&s| tree.nodes[s].own_type == BlockType::Topic && tree.nodes[s].subtree.terms <= 60),
-            );
+            out.extend(tree.nodes[parent].children.iter().copied().filter(|&s| {
+                tree.nodes[s].own_type == BlockType::Topic && tree.nodes[s].subtree.terms <= 60 && central(s)
+            }));
         }
     }
     out
@@ -764,6 +776,25 @@ mod tests {
         assert!(text.starts_with("About bugs"), "{text}");
         assert!(text.contains("None of the games") && text.contains("next update"), "{text}");
         assert!(!text.contains("tournament"), "{text}");
+    }
+
+    #[test]
+    fn a_gallery_keeps_its_pictures_and_captions_not_the_page_around_them() {
+        // A logo straight in <body> is a picture of the body's own: the paper's rule takes the
+        // block holding a picture with all its descendants, here the whole page.
+        let photos: String = (0..4)
+            .map(|i| format!("<div class=photo><img src=p{i}.jpg><p>The harbour at dawn, view {i}</p></div>"))
+            .collect();
+        let page = format!(
+            "<title>Harbour photos</title><body><img src=logo.png><nav><a href=/>Home</a> <a href=/p>Photos</a> \
+            <a href=/n>News</a></nav><div class=gallery><h1>Harbour photos</h1>{photos}</div>\
+            <footer><p>Copyright Example Media, all rights reserved.</p></footer></body>"
+        );
+        let (tree, content) = clean(&page, CleanerKind::DocView);
+        assert_eq!(content.page_type, BlockType::Image);
+        let text = content.text(&tree);
+        assert!(text.contains("view 0") && text.contains("view 3"), "{text}");
+        assert!(!text.contains("Home") && !text.contains("Copyright"), "{text}");
     }
 
     #[test]
