@@ -682,13 +682,15 @@ mod tests {
         assert_eq!(content.text(&tree), "Bisection routine");
     }
 
+    /// A paragraph of an article's running text (33 terms).
+    const RAIL_YARD: &str = "The council voted on Tuesday to turn the old rail yard into a park with a pond, a \
+        playground and paths along the river, after three years of hearings and two failed plans.";
+
     #[test]
     fn an_article_keeps_the_teaser_entries_beside_it_out() {
-        let body = "The council voted on Tuesday to turn the old rail yard into a park with a pond, a \
-            playground and paths along the river, after three years of hearings and two failed plans. ";
         let page = format!(
             "<title>Rail yard becomes a park</title><body><div class=story><h1>Rail yard becomes a park</h1>\
-            <p>{body}</p><p>{body}</p></div><div class=more>{}</div></body>",
+            <p>{RAIL_YARD}</p><p>{RAIL_YARD}</p></div><div class=more>{}</div></body>",
             course_cards(4)
         );
         let (tree, content) = clean(&page, CleanerKind::DocView);
@@ -699,8 +701,7 @@ mod tests {
 
     #[test]
     fn captions_and_credits_stay_out_unless_they_tell_the_story() {
-        let para = "The council voted on Tuesday to turn the old rail yard into a park with a pond, a \
-            playground and paths along the river, after three years of hearings and two failed plans.";
+        let para = RAIL_YARD;
         let page = format!(
             "<title>Rail yard becomes a park</title><body><div class=story><h1>Rail yard becomes a park</h1>\
             <p>{para}</p><figure><img src=a.jpg><figcaption>The old rail yard seen from the bridge at dawn \
