@@ -56,12 +56,13 @@ impl TopicContent {
 /// running text, no headline) the paper's rule decides. Known gap: a story list whose
 /// teasers are sentences is typed topic (its teasers become the topic content).
 ///
-/// A page whose content so found has almost no running text of its own (a listing: a
-/// headline over entries that are linked titles with linked summaries) is read again with
-/// its teaser links as text ([`TagTree::with_teasers_as_text`]), and cleaned again: the
-/// entries are its content. Only then: on an article page, the teasers are the template's
-/// "more stories" boxes. Deviation from the paper, whose hub rule (§3.1) counts every
-/// anchor term alike.
+/// A page whose content so found has almost no running text of its own (fewer than
+/// `climb_min_text` terms outside links: a listing, a headline over entries that are linked
+/// titles with linked summaries) is read again with its teaser links as text
+/// ([`TagTree::with_teasers_as_text`]) and cleaned again: the entries are its content. Only
+/// such pages are read again: on an article page, teasers are the template's "more
+/// stories" boxes. Deviation from the paper, whose hub rule (§3.1) counts every anchor term
+/// alike.
 pub fn clean_page(tree: &TagTree, weights: &BlockWeights, kind: CleanerKind, config: &Config) -> TopicContent {
     let content = clean_by_type(tree, weights, kind, config);
     let running = |tree: &TagTree, content: &TopicContent| {
@@ -92,6 +93,7 @@ pub fn clean_page(tree: &TagTree, weights: &BlockWeights, kind: CleanerKind, con
     }
 }
 
+/// One cleaning pass over `tree` as it reads: the page type, then the blocks of that type.
 fn clean_by_type(tree: &TagTree, weights: &BlockWeights, kind: CleanerKind, config: &Config) -> TopicContent {
     let global = page_type(tree, &config.page_type);
     if global == BlockType::Empty {
