@@ -2,7 +2,7 @@
 //! Information in Webpage through Heuristic Rules", §3.2–3.3).
 //!
 //! The paper's procedure, step by step as implemented here:
-//! 1. Every non-empty text node is followed "up along the DOM tree to [its] G-generation
+//! 1. Every non-empty text node is followed "up along the DOM tree to \[its\] G-generation
 //!    parent node" `pgNode` (the `deNoise` listing of §3.3.3).
 //! 2. `pgNode` is kept if its sub-tree is *satisfiable* (§3.2): within its first G generations
 //!    of children there is a text node with LENGTH ≥ α, and over the whole sub-tree
