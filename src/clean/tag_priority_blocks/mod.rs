@@ -33,7 +33,7 @@
 //!   it is not part of the tag tree: the title is a field of its own in our records.
 //! - A page with no block tag at all is, as the paper says, one block; its priority is then
 //!   0.0 by Eq. 1, so it has no informative block.
-//! - Outer links: "hyperlinks [that] belong to other websites". A link is outer when its
+//! - Outer links: "hyperlinks \[that\] belong to other websites". A link is outer when its
 //!   `href` is an absolute http(s) URL whose website is not the page's. A website is a host's
 //!   registered domain, approximated without a public-suffix list: its last two labels, or
 //!   three under a two-letter country code whose second level is generic (`bbc.co.uk`,
