@@ -27,15 +27,12 @@ pub fn page_type(tree: &TagTree, config: &PageTypeConfig) -> BlockType {
 /// The type of the area made of the blocks `area` by the rules of §4.1.
 pub fn type_of_area(tree: &TagTree, area: &[usize], config: &PageTypeConfig) -> BlockType {
     let central = area;
-    let mut content_images = vec![0usize; tree.nodes.len()];
-    for image in tree.images.iter().filter(|i| i.is_content(&tree.links)) {
-        content_images[image.node] += 1;
-    }
+    let content_images = tree.content_images();
     let (mut terms, mut hub_terms, mut text_terms, mut images) = (0usize, 0usize, 0usize, 0usize);
     for &id in central {
         let node = &tree.nodes[id];
         terms += node.own.terms;
-        text_terms += node.own.terms - node.own.anchor_terms;
+        text_terms += node.own.text_terms();
         images += content_images[id];
         if node.own_type == BlockType::Hub {
             hub_terms += node.own.terms;

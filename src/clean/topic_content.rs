@@ -66,7 +66,7 @@ impl TopicContent {
 pub fn clean_page(tree: &TagTree, weights: &BlockWeights, kind: CleanerKind, config: &Config) -> TopicContent {
     let content = clean_by_type(tree, weights, kind, config);
     let running = |tree: &TagTree, content: &TopicContent| {
-        content.nodes.iter().map(|&id| tree.nodes[id].own.terms - tree.nodes[id].own.anchor_terms).sum::<usize>()
+        content.nodes.iter().map(|&id| tree.nodes[id].own.text_terms()).sum::<usize>()
     };
     let own_text = running(tree, &content);
     if kind != CleanerKind::DocView
@@ -244,7 +244,7 @@ impl RootSearch {
                 .sum(),
             false => 0,
         };
-        node.own.terms.saturating_sub(node.own.anchor_terms).saturating_sub(headings)
+        node.own.text_terms().saturating_sub(headings)
     }
 
     /// The central topic blocks under the roots, minus link lists and captions nested in them.
@@ -587,12 +587,8 @@ fn hub_blocks(tree: &TagTree, kind: CleanerKind) -> Vec<NodeId> {
 fn image_blocks(tree: &TagTree, kind: CleanerKind) -> Vec<NodeId> {
     let paper = kind == CleanerKind::DocViewPaper;
     let central = |id: NodeId| paper || !tree.nodes[id].margin;
-    let mut pictures = vec![0usize; tree.nodes.len()];
-    for image in &tree.images {
-        if paper || image.is_content(&tree.links) {
-            pictures[image.node] += 1;
-        }
-    }
+    let pictures: Vec<usize> =
+        if paper { tree.nodes.iter().map(|node| node.own.images).collect() } else { tree.content_images() };
     let mut out = Vec::new();
     for (id, &count) in pictures.iter().enumerate() {
         let node = &tree.nodes[id];

@@ -300,6 +300,7 @@ impl<'a> Builder<'a> {
                     if let Some(href) = attr("href") {
                         let node = self.current();
                         self.tree.links.push(Link { href: href.trim().to_string(), anchor: String::new(), node });
+                        self.link_terms.push(0);
                         let index = self.tree.links.len() - 1;
                         self.count(|s| s.links += 1);
                         stack.push(Frame::EndLink(self.link.replace(index)));
@@ -385,9 +386,6 @@ impl<'a> Builder<'a> {
         node.own.terms += count;
         if let Some(index) = link {
             node.own.anchor_terms += count;
-            if self.link_terms.len() <= index {
-                self.link_terms.resize(index + 1, 0);
-            }
             self.link_terms[index] += count;
             self.anchor_runs.push((node_id, index, count));
             let anchor = &mut self.tree.links[index].anchor;
@@ -479,8 +477,7 @@ impl<'a> Builder<'a> {
         // link text counted, a footer of link lists outweighs the column), unless it names
         // comments (readers' comments often outweigh the post), nor an article or main element
         // (themes tag posts "widget", "comments-open"), nor the headline and its ancestors.
-        let running = |stats: &BlockStats| stats.terms - stats.anchor_terms;
-        let page_text = running(&tree.nodes[TagTree::ROOT].subtree).max(1);
+        let page_text = tree.nodes[TagTree::ROOT].subtree.text_terms().max(1);
         for id in 1..n {
             let node = &tree.nodes[id];
             let parent_margin = node.parent.is_some_and(|p| tree.nodes[p].margin);
@@ -488,7 +485,7 @@ impl<'a> Builder<'a> {
             let by_hint = !semantic_content
                 && !protected[id]
                 && has_margin_hint(&node.hint)
-                && (running(&node.subtree) * 2 < page_text || has_comment_hint(&node.hint));
+                && (node.subtree.text_terms() * 2 < page_text || has_comment_hint(&node.hint));
             tree.nodes[id].margin = parent_margin || by_tag[id] || by_hint;
         }
         self.tree

@@ -80,6 +80,11 @@ impl BlockStats {
         }
     }
 
+    /// Terms outside links: the block's running text.
+    pub fn text_terms(&self) -> usize {
+        self.terms.saturating_sub(self.anchor_terms)
+    }
+
     /// Share of the terms that are anchor text.
     pub fn link_density(&self) -> f64 {
         if self.terms == 0 { 0.0 } else { self.anchor_terms as f64 / self.terms as f64 }
@@ -232,6 +237,15 @@ impl TagTree {
             node.block_type = node.subtree.block_type(config.hub_anchor_ratio, config.image_term_ratio);
         }
         tree
+    }
+
+    /// Content images per node (see [`Image::is_content`]), by node id.
+    pub fn content_images(&self) -> Vec<usize> {
+        let mut count = vec![0usize; self.nodes.len()];
+        for image in self.images.iter().filter(|i| i.is_content(&self.links)) {
+            count[image.node] += 1;
+        }
+        count
     }
 
     /// Whether the node has no container children: the paper's leaf.
