@@ -516,11 +516,17 @@ fn follows(tree: &TagTree, heading: NodeId, root: NodeId, max_gap: usize) -> boo
     if root_start <= heading_end {
         return false;
     }
+    // A picture is an image block (§3.1) lying wholly in the gap: a gallery's slides with
+    // their "open media 3" labels are pictures too.
     let in_figure = |id: NodeId| {
-        std::iter::once(id).chain(tree.ancestors(id)).any(|a| {
-            let node = &tree.nodes[a];
-            node.own_type == BlockType::Image || matches!(node.tag.as_str(), "figure" | "figcaption")
-        })
+        std::iter::once(id).chain(tree.ancestors(id)).take_while(|&a| a > heading_end && !tree.contains(a, root)).any(
+            |a| {
+                let node = &tree.nodes[a];
+                node.own_type == BlockType::Image
+                    || node.block_type == BlockType::Image
+                    || matches!(node.tag.as_str(), "figure" | "figcaption")
+            },
+        )
     };
     let gap: usize =
         (heading_end + 1..root_start).filter(|&id| !in_figure(id)).map(|id| tree.nodes[id].own.terms).sum();
@@ -875,6 +881,31 @@ mod tests {
         let text = content.text(&tree);
         assert!(text.starts_with("Flood wall finished on the east bank\n"), "{text}");
         assert!(text.contains("two wet winters"), "{text}");
+    }
+
+    #[test]
+    fn a_product_gallery_between_title_and_description_does_not_part_them() {
+        // A shop's product page: the title, a gallery of slides each labelled for screen
+        // readers ("Open media 3 in modal", more than the heading gap in all), then the
+        // description, which outweighs the title but not by the override ratio.
+        let slides: String = (1..=8)
+            .map(|i| format!("<li><div class=media><span>Open media {i} in modal</span><div class=frame><img src=/p{i}.jpg width=600 height=600></div></div></li>"))
+            .collect();
+        let page = format!(
+            "<title>Dark Roast Coffee | Coffee Shop</title><body><nav><a href=/>Shop</a> <a href=/c>Coffee</a></nav>\
+             <div class=product><div class=title><h1>Dark Roast Coffee</h1></div><ul class=gallery>{slides}</ul>\
+             <div class=info><div class=description><p>Meet the bold dark roast that has your back all day long, a \
+             balanced blend of arabica beans for smooth flavour and robusta for strength. It is roasted in small \
+             batches in our own roastery every week, packed the same day, and shipped in bags that keep the beans \
+             fresh for months, so every cup you brew tastes like the first one you made with it.</p><p>Join the society of \
+             strong coffee to save on your first shipment and on every delivery after it.</p></div></div></div>\
+             <footer><a href=/c>Contact</a> <a href=/p>Privacy</a></footer></body>"
+        );
+        let (tree, content) = clean(&page, CleanerKind::DocView);
+        let text = content.text(&tree);
+        assert!(text.starts_with("Dark Roast Coffee\n"), "{text}");
+        assert!(text.contains("balanced blend of arabica") && text.contains("every delivery after it"), "{text}");
+        assert!(!text.contains("Open media"), "{text}");
     }
 
     #[test]

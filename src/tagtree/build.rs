@@ -140,6 +140,7 @@ enum Frame {
     EndWeighty,
     Break,
     EndTitle,
+    EndReveal,
 }
 
 struct Builder<'a> {
@@ -157,6 +158,8 @@ struct Builder<'a> {
     /// Anchor terms by (container, link index, terms), to count teaser terms once each
     /// link's length is known.
     anchor_runs: Vec<(NodeId, usize, usize)>,
+    /// Inside a `<main>` whose text is all hidden: hidden markup is read (see `enter`).
+    reveal: bool,
 }
 
 impl<'a> Builder<'a> {
@@ -194,6 +197,7 @@ impl<'a> Builder<'a> {
             in_title: false,
             link_terms: Vec::new(),
             anchor_runs: Vec::new(),
+            reveal: false,
         }
     }
 
@@ -215,6 +219,7 @@ impl<'a> Builder<'a> {
                 }
                 Frame::Break => self.push_break(),
                 Frame::EndTitle => self.in_title = false,
+                Frame::EndReveal => self.reveal = false,
             }
         }
     }
@@ -264,8 +269,16 @@ impl<'a> Builder<'a> {
                     }
                     _ => {}
                 }
-                if INVISIBLE.contains(&tag) || is_hidden(&attr("hidden"), &attr("style")) {
+                if INVISIBLE.contains(&tag) || (!self.reveal && is_hidden(&attr("hidden"), &attr("style"))) {
                     return;
+                }
+                // The page's main content (HTML5 `<main>`) with all its text hidden is hidden
+                // by a script until it runs (a reveal-on-load or gating wrapper): a reader
+                // sees it, so it is read. Hidden markup elsewhere (menus, dialogs, collapsed
+                // answers) stays unread.
+                if !self.reveal && (tag == "main" || attr("role").as_deref() == Some("main")) && !shows_text(handle) {
+                    self.reveal = true;
+                    stack.push(Frame::EndReveal);
                 }
                 match tag {
                     "img" => {
@@ -540,6 +553,26 @@ fn find_title_heading(tree: &TagTree, eligible: impl Fn(NodeId) -> bool) -> Opti
     headline.as_ref().and_then(best_against).or_else(|| best_against(&full))
 }
 
+/// Whether any text under `handle` is shown: a non-blank text node outside scripts, styles
+/// and hidden markup.
+fn shows_text(handle: &Handle) -> bool {
+    let mut stack = vec![handle.clone()];
+    while let Some(node) = stack.pop() {
+        match &node.data {
+            NodeData::Text { contents } if !contents.borrow().trim().is_empty() => return true,
+            NodeData::Element { name, attrs, .. } => {
+                let attrs = attrs.borrow();
+                let attr = |key: &str| attrs.iter().find(|a| &*a.name.local == key).map(|a| a.value.to_string());
+                if !INVISIBLE.contains(&&*name.local) && !is_hidden(&attr("hidden"), &attr("style")) {
+                    stack.extend(node.children.borrow().iter().cloned());
+                }
+            }
+            _ => {}
+        }
+    }
+    false
+}
+
 fn push_children(handle: &Handle, stack: &mut Vec<Frame>) {
     stack.extend(handle.children.borrow().iter().rev().cloned().map(Frame::Enter));
 }
@@ -659,6 +692,24 @@ mod tests {
         let text = t.visible_text();
         assert!(text.contains("Real forum post text"), "{text}");
         assert!(!text.contains("secret") && !text.contains("gone"));
+    }
+
+    #[test]
+    fn a_main_whose_text_is_all_hidden_is_read() {
+        // A gating app hides the whole content until its script runs.
+        let gated = tree(
+            "<body><nav><a href=/>Shop</a></nav><main><div class=notice style='display:none'>Log in first</div>\
+             <div class=content style='display:none;'><p>The product description.</p></div></main>\
+             <div hidden>a dialog</div></body>",
+        );
+        let text = gated.visible_text();
+        assert!(text.contains("The product description.") && text.contains("Log in first"), "{text}");
+        assert!(!text.contains("a dialog"), "{text}");
+        // A main that shows text keeps its hidden parts hidden (collapsed menus, dialogs).
+        let shown =
+            tree("<body><main role=main><p>Shown text.</p><div style='display: none'>collapsed</div></main></body>");
+        let text = shown.visible_text();
+        assert!(text.contains("Shown text.") && !text.contains("collapsed"), "{text}");
     }
 
     #[test]
