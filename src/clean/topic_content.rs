@@ -371,6 +371,7 @@ pub fn find_topic_root(tree: &TagTree, weights: &BlockWeights, config: &Cleaning
         let region = climb(tree, root, &mass, config);
         let body_mass = if config.climb_share > 0.0 { mass[region] } else { 0.0 };
         let mut standfirst = false;
+        let mut joint = None;
         let keep_around = if paragraph_score[around] >= config.climb_min_text {
             score[around] >= config.title_root_min_share * score[root]
         } else if paragraph_score[around] > 0.0 {
@@ -393,9 +394,19 @@ pub fn find_topic_root(tree: &TagTree, weights: &BlockWeights, config: &Cleaning
             // The gap ends where the body's first paragraph starts, not at its best one.
             let follows = follows(tree, h, region, config.max_heading_gap_terms);
             let article_follows = follows && paragraph_score[root].max(body_mass) >= config.climb_min_text;
-            !article_follows && (score[around] >= strength || !(body || follows))
+            let headline_alone = !article_follows && (score[around] >= strength || !(body || follows));
+            // Text in the page's <main> with the headline is no template text (HTML5: the
+            // main content of the page): a landing page of short sections under its
+            // headline. The root is then the container of both.
+            let main = tree.ancestors(h).find(|&a| tree.nodes[a].tag == "main");
+            if headline_alone && main.is_some_and(|main| tree.contains(main, root)) {
+                joint = tree.ancestors(h).find(|&a| tree.contains(a, root));
+            }
+            headline_alone
         };
-        if keep_around {
+        if let Some(joint) = joint {
+            root = joint;
+        } else if keep_around {
             root = around;
         } else {
             extra_heading.push(h);
@@ -906,6 +917,33 @@ mod tests {
         assert!(text.starts_with("Dark Roast Coffee\n"), "{text}");
         assert!(text.contains("balanced blend of arabica") && text.contains("every delivery after it"), "{text}");
         assert!(!text.contains("Open media"), "{text}");
+    }
+
+    #[test]
+    fn a_landing_page_in_main_keeps_its_sections_with_its_headline() {
+        // Short sections far apart from the headline would lose to it (template text, as
+        // far as the weights go), but they stand in the page's <main>: they are its content.
+        let section = |title: &str, text: &str| {
+            format!("<section><div class=slide><div class=card><h3>{title}</h3><div>{text}</div></div></div></section>")
+        };
+        let page = format!(
+            "<title>Cable Entertainment Plans | Cable Co</title><body><nav><a href=/>Home</a> <a href=/tv>TV</a> <a href=/net>Internet</a></nav>\
+             <main><div class=hero><div class=grow><h1>Cable Entertainment Plans</h1></div></div>\
+             <div class=slides>{}{}{}</div>{}</main>\
+             <footer><p>Copyright Cable Co, all rights reserved in every country of the world where we sell.</p></footer></body>",
+            section("Live TV", "Discover, watch, repeat. Explore channels, packages and add-ons with our TV."),
+            section("Stream store", "All your favourite streaming services at your fingertips with simple billing."),
+            section("Equipment", "Award-winning equipment lets you pair entertainment with internet and mobile."),
+            section("Sports", "Always know where to watch your favourite teams and leagues, all season long."),
+        );
+        let (tree, content) = clean(&page, CleanerKind::DocView);
+        let text = content.text(&tree);
+        assert!(text.starts_with("Cable Entertainment Plans\n"), "{text}");
+        assert!(
+            text.contains("Explore channels") && text.contains("simple billing") && text.contains("teams and leagues"),
+            "{text}"
+        );
+        assert!(!text.contains("Copyright"), "{text}");
     }
 
     #[test]
