@@ -14,13 +14,13 @@ use serde::Serialize;
 /// put long scripts and styles first, so we look further.
 const PRESCAN_BYTES: usize = 8192;
 
-/// The charset detector reads an undeclared, non-UTF-8 page in chunks of this size until it
-/// has seen `DETECT_NON_ASCII` non-ASCII bytes (or the end). Its cost is linear in what it is
-/// fed, and only the non-ASCII bytes tell encodings apart: 4,096 of them (some 2,000 Chinese
-/// characters) are far more than it needs to tell GBK from Big5 or windows-1252. Reading less
-/// also keeps a damaged tail from overturning a clear start: one zh-wced forum page, GBK
-/// throughout but with titles cut mid-character, was guessed windows-1252 when fed whole.
-const DETECT_CHUNK: usize = 4096;
+/// The charset detector reads an undeclared, non-UTF-8 page until it has seen this many
+/// non-ASCII bytes (or the end), with their context only ([`telling_bytes`]). Its cost is
+/// linear in what it is fed, and only the non-ASCII bytes tell encodings apart: 4,096 of
+/// them (some 2,000 Chinese characters) are far more than it needs to tell GBK from Big5 or
+/// windows-1252. Reading less also keeps a damaged tail from overturning a clear start: one
+/// zh-wced forum page, GBK throughout but with titles cut mid-character, was guessed
+/// windows-1252 when fed whole.
 const DETECT_NON_ASCII: usize = 4096;
 
 /// Where the charset came from.
@@ -58,18 +58,56 @@ pub fn decode(bytes: &[u8], http_charset: Option<&str>, url: &str) -> DecodedPag
     if std::str::from_utf8(bytes).is_ok() {
         return finish(bytes, UTF_8, CharsetSource::ValidUtf8);
     }
+    let (telling, whole) = telling_bytes(bytes, DETECT_NON_ASCII);
     let mut detector = chardetng::EncodingDetector::new();
-    let mut non_ascii = 0;
-    for (i, chunk) in bytes.chunks(DETECT_CHUNK).enumerate() {
-        let last = (i + 1) * DETECT_CHUNK >= bytes.len();
-        detector.feed(chunk, last);
-        non_ascii += chunk.iter().filter(|b| !b.is_ascii()).count();
-        if non_ascii >= DETECT_NON_ASCII {
-            break;
-        }
-    }
+    detector.feed(&telling, whole);
     let encoding = detector.guess(top_level_domain(url).as_deref().map(str::as_bytes), true);
     finish(bytes, encoding, CharsetSource::Detected)
+}
+
+/// How many ASCII bytes on each side of a telling byte the detector is shown.
+const DETECT_CONTEXT: usize = 16;
+
+/// The bytes that tell encodings apart, in order, up to the `max_non_ascii`th non-ASCII
+/// byte: every non-ASCII byte (and escape, which starts the ISO-2022 shifts) with
+/// `DETECT_CONTEXT` bytes around it; the ASCII runs between them become one space. And
+/// whether they run to the end of the page. chardetng scores each byte with the one
+/// before it, so a byte's neighbours are all it needs, and its cost is linear in what it is
+/// fed: on a mostly ASCII windows-1252 page it read every byte of markup for a few accented
+/// letters.
+fn telling_bytes(bytes: &[u8], max_non_ascii: usize) -> (Vec<u8>, bool) {
+    let telling = |b: &u8| !b.is_ascii() || *b == 0x1b;
+    let mut out = Vec::new();
+    let mut non_ascii = 0;
+    // The end of the last window copied.
+    let mut copied = 0;
+    while let Some(offset) = bytes[copied..].iter().position(telling) {
+        let hit = copied + offset;
+        let start = hit.saturating_sub(DETECT_CONTEXT).max(copied);
+        if start > copied && !out.is_empty() {
+            out.push(b' ');
+        }
+        // The window runs on while telling bytes keep coming within the context, up to the
+        // budget of non-ASCII bytes.
+        let mut end = hit;
+        while non_ascii < max_non_ascii {
+            match bytes[end..].iter().take(DETECT_CONTEXT + 1).position(telling) {
+                Some(next) => {
+                    end += next;
+                    non_ascii += usize::from(!bytes[end].is_ascii());
+                    end += 1;
+                }
+                None => break,
+            }
+        }
+        let end = (end + DETECT_CONTEXT).min(bytes.len());
+        out.extend_from_slice(&bytes[start..end]);
+        copied = end;
+        if non_ascii >= max_non_ascii {
+            return (out, end == bytes.len());
+        }
+    }
+    (out, true)
 }
 
 /// A page cannot be UTF-16 once it reached us as bytes we prescanned as ASCII; the standard
@@ -154,6 +192,23 @@ mod tests {
         assert_eq!(page.source, CharsetSource::Detected);
         assert_eq!(page.encoding, encoding_rs::GBK);
         assert_eq!(page.text, ZH);
+    }
+
+    #[test]
+    fn the_detector_is_shown_the_telling_bytes_with_their_context() {
+        let markup = "<div class=\"x\">".repeat(20);
+        let page = format!("{markup}caf\u{e9} cr\u{e8}me{markup}na\u{ef}ve{markup}");
+        let bytes = encoding_rs::WINDOWS_1252.encode(&page).0.into_owned();
+        let (telling, whole) = telling_bytes(&bytes, DETECT_NON_ASCII);
+        assert!(whole);
+        // Two windows of 16 bytes around each accented run, the markup between them one space.
+        let at = |b: u8| bytes.iter().position(|&x| x == b).unwrap();
+        let (e_acute, e_grave, i_diaeresis) = (at(0xe9), at(0xe8), at(0xef));
+        let expected = [&bytes[e_acute - 16..e_grave + 17], b" ", &bytes[i_diaeresis - 16..i_diaeresis + 17]].concat();
+        assert_eq!(telling, expected);
+        // The budget of non-ASCII bytes cuts the stream short.
+        let (first, whole) = telling_bytes(&bytes, 1);
+        assert_eq!((first.as_slice(), whole), (&bytes[e_acute - 16..e_acute + 17], false));
     }
 
     #[test]
