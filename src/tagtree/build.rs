@@ -119,7 +119,7 @@ pub fn parse_html(html: &str, config: &TagTreeConfig) -> ParsedHtml {
         tree_builder: TreeBuilderOpts { scripting_enabled: false, ..Default::default() },
         ..Default::default()
     };
-    let (html, markup_capped) = super::cap_markup_depth(html, config.max_markup_depth);
+    let (html, markup_capped) = super::prepare_markup(html, config.max_markup_depth);
     let dom = parse_document(RcDom::default(), opts).one(html.as_ref());
     ParsedHtml { dom, markup_capped }
 }

@@ -13,13 +13,13 @@
 //! `tag_tree.max_depth`.
 
 mod build;
-mod depth;
+mod prepass;
 mod render;
 
 use serde::{Deserialize, Serialize};
 
 pub use build::{ParsedHtml, build_tag_tree, parse_html, tag_tree_of};
-pub use depth::cap_markup_depth;
+pub use prepass::prepare_markup;
 
 /// Index of a node in [`TagTree::nodes`].
 pub type NodeId = usize;
