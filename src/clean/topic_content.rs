@@ -395,12 +395,16 @@ pub fn find_topic_root(tree: &TagTree, weights: &BlockWeights, config: &Cleaning
             let follows = follows(tree, h, region, config.max_heading_gap_terms);
             let article_follows = follows && paragraph_score[root].max(body_mass) >= config.climb_min_text;
             let headline_alone = !article_follows && (score[around] >= strength || !(body || follows));
-            // Text in the page's <main> with the headline is no template text (HTML5: the
-            // main content of the page): a landing page of short sections under its
-            // headline. The root is then the container of both.
+            // Text in the page's <main> with the headline, weighed whole, outweighing it as a
+            // body must (a landing page of short sections under its headline): no template
+            // text (HTML5: the main content of the page). The root is then the container of
+            // both. A newsletter box in <main> beside a bare headline weighs far less.
             let main = tree.ancestors(h).find(|&a| tree.nodes[a].tag == "main");
             if headline_alone && main.is_some_and(|main| tree.contains(main, root)) {
-                joint = tree.ancestors(h).find(|&a| tree.contains(a, root));
+                joint = tree
+                    .ancestors(h)
+                    .find(|&a| tree.contains(a, root))
+                    .filter(|&a| mass[a] >= config.title_override_ratio * score[around]);
             }
             headline_alone
         };
@@ -922,28 +926,51 @@ mod tests {
     #[test]
     fn a_landing_page_in_main_keeps_its_sections_with_its_headline() {
         // Short sections far apart from the headline would lose to it (template text, as
-        // far as the weights go), but they stand in the page's <main>: they are its content.
+        // far as the weights go), but they stand in the page's <main> and together outweigh
+        // it: they are its content. A newsletter box in <main> beside a bare headline is not.
+        // Each section built by another block of the page builder: no repeated markup.
         let section = |title: &str, text: &str| {
-            format!("<section><div class=slide><div class=card><h3>{title}</h3><div>{text}</div></div></div></section>")
+            let kind = title.to_lowercase().replace(' ', "-");
+            format!("<section class={kind}><div class={kind}-inner><h3>{title}</h3><div>{text}</div></div></section>")
         };
-        let page = format!(
-            "<title>Cable Entertainment Plans | Cable Co</title><body><nav><a href=/>Home</a> <a href=/tv>TV</a> <a href=/net>Internet</a></nav>\
-             <main><div class=hero><div class=grow><h1>Cable Entertainment Plans</h1></div></div>\
-             <div class=slides>{}{}{}</div>{}</main>\
-             <footer><p>Copyright Cable Co, all rights reserved in every country of the world where we sell.</p></footer></body>",
-            section("Live TV", "Discover, watch, repeat. Explore channels, packages and add-ons with our TV."),
-            section("Stream store", "All your favourite streaming services at your fingertips with simple billing."),
-            section("Equipment", "Award-winning equipment lets you pair entertainment with internet and mobile."),
-            section("Sports", "Always know where to watch your favourite teams and leagues, all season long."),
-        );
-        let (tree, content) = clean(&page, CleanerKind::DocView);
+        let page = |sections: &str| {
+            format!(
+                "<title>Cable Entertainment Plans | Cable Co</title><body><nav><a href=/>Home</a> <a href=/tv>TV</a></nav>\
+                 <main><div class=hero><div class=grow><h1>Cable Entertainment Plans</h1></div></div>\
+                 <div class=slides>{sections}</div></main>\
+                 <footer><p>Copyright Cable Co, all rights reserved in every country of the world where we sell.</p></footer></body>"
+            )
+        };
+        let sections = [
+            ("Live TV", "Discover, watch, repeat. Explore channels, packages and add-ons with our TV service today."),
+            (
+                "Stream store",
+                "All your favourite streaming services at your fingertips with one simple monthly billing.",
+            ),
+            ("Equipment", "Award-winning equipment lets you pair entertainment with internet and mobile for less."),
+            ("Sports", "Always know where to watch your favourite teams and leagues, all season long, at home."),
+            ("Apps", "All the top apps in one place, with a voice remote that finds the show you are after."),
+            ("Packages", "Add sports packages, premium channels and international channels whenever you like."),
+            ("Internet", "Pair your plan with fast home internet and save on both every month of the year."),
+            ("Mobile", "Bring your phone to our mobile network and watch your shows wherever you are."),
+        ];
+        let landing: String = sections
+            .iter()
+            .map(|(title, text)| section(title, &format!("{text} Ask us about the offers near you, call or chat.")))
+            .collect();
+        let (tree, content) = clean(&page(&landing), CleanerKind::DocView);
         let text = content.text(&tree);
         assert!(text.starts_with("Cable Entertainment Plans\n"), "{text}");
         assert!(
-            text.contains("Explore channels") && text.contains("simple billing") && text.contains("teams and leagues"),
+            text.contains("Explore channels")
+                && text.contains("simple monthly billing")
+                && text.contains("voice remote"),
             "{text}"
         );
         assert!(!text.contains("Copyright"), "{text}");
+        let newsletter = section("Newsletter", "Get the top headlines delivered to your inbox every morning.");
+        let (tree, content) = clean(&page(&newsletter), CleanerKind::DocView);
+        assert_eq!(content.text(&tree), "Cable Entertainment Plans");
     }
 
     #[test]
