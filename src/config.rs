@@ -285,8 +285,8 @@ pub struct PabConfig {
     /// container with one of these tags, not inside another block, is one block from its
     /// opening to its closing tag, with everything inside as its inner tags.
     pub block_containers: Vec<String>,
-    /// "Remove all contents between the tags <script>, <style>, <iframe>, <object> and
-    /// <form>" (Algorithm 3.2.1, step 2a). The tag tree already drops the first four; these
+    /// "Remove all contents between the tags `<script>`, `<style>`, `<iframe>`, `<object>` and
+    /// `<form>`" (Algorithm 3.2.1, step 2a). The tag tree already drops the first four; these
     /// containers are dropped with their whole content.
     pub irrelevant_containers: Vec<String>,
     /// "If the outer links is more than 50% of the total links, then the block is consider
