@@ -846,10 +846,12 @@ mod tests {
     #[test]
     fn icons_and_linked_thumbnails_are_not_content_images() {
         let t = tree(
-            "<body><img src=a.jpg><img src=i.png width=16 height=16><a href=/post><img src=t.jpg></a><a href=big.jpg><img src=s.jpg></a></body>",
+            "<body><img src=a.jpg><img src=i.png width=16 height=16><a href=/post><img src=t.jpg></a><a href=big.jpg><img src=s.jpg></a>\
+             <img src=swatch.jpg width=65 height=65><img src=photo.jpg width=160 height=120></body>",
         );
         let content: Vec<bool> = t.images.iter().map(|i| i.is_content(&t.links)).collect();
-        assert_eq!(content, [true, false, false, true]);
+        // A colour swatch of 65 pixels is an icon too; a small photo of 160 by 120 is not.
+        assert_eq!(content, [true, false, false, true, false, true]);
     }
 
     #[test]
