@@ -141,8 +141,17 @@ fn clean_by_type(tree: &TagTree, weights: &BlockWeights, kind: CleanerKind, conf
             let central = content_region_blocks(tree, search.root, &config.cleaning);
             let terms = |ids: &[NodeId]| ids.iter().map(|&id| tree.nodes[id].own.terms).sum::<usize>() as f64;
             // A bare headline stays the answer on its own (see above): the text around a
-            // stub is its template's.
-            let bare_headline = search.heading == Some(search.root) && search.roots.len() == 1;
+            // stub is its template's. A headline block holding a paragraph in the page's
+            // <main> (a hero section's standfirst over the sections of a service page) is
+            // no bare headline: the text around it in <main> is content (HTML5).
+            let in_main = tree.ancestors(search.root).any(|a| tree.nodes[a].tag == "main");
+            let holds_paragraph = tree.descendants(search.root).into_iter().any(|id| {
+                id != search.root
+                    && RootSearch::is_text_block(tree, id)
+                    && RootSearch::running_terms(tree, id) >= config.cleaning.min_paragraph_terms
+            });
+            let bare_headline =
+                search.heading == Some(search.root) && search.roots.len() == 1 && !(in_main && holds_paragraph);
             if search.has_paragraphs
                 && !bare_headline
                 && terms(&found) < config.cleaning.min_root_coverage * terms(&central)
@@ -971,6 +980,48 @@ mod tests {
         let newsletter = section("Newsletter", "Get the top headlines delivered to your inbox every morning.");
         let (tree, content) = clean(&page(&newsletter), CleanerKind::DocView);
         assert_eq!(content.text(&tree), "Cable Entertainment Plans");
+    }
+
+    #[test]
+    fn a_service_page_in_main_keeps_its_sections_beside_the_hero() {
+        // The headline, a subtitle and a standfirst in a hero block (weighty: its headings
+        // lend it their weight) win the root search, and the form beside them keeps the
+        // root from climbing; the sections of the page below, in the same <main>, are its
+        // content too.
+        let standfirst = "Complying with search engine guidelines and making your content accessible to \
+            every crawler are important factors for the success of your website, and the checker gives \
+            you tips on optimizing your site for long-term success.";
+        let sections: String = ["Overview", "Meta information", "Page quality", "Link structure", "Server"]
+            .iter()
+            .map(|title| {
+                let kind = title.to_lowercase().replace(' ', "-");
+                format!(
+                    "<div class={kind}><div class={kind}-content><h2>{title}</h2><div class={kind}-text>\
+                     <p>Analyze any web page to find technical errors and on-page issues that might be \
+                     holding your site back in the {title} part of the report.</p><p>Get your score as well \
+                     as a list of the problems found, and fix them one after the other.</p></div></div></div>"
+                )
+            })
+            .collect();
+        let page = format!(
+            "<title>Free Website Checker | Checker Co</title><body><header><nav><a href=/>Home</a> \
+             <a href=/f>Features</a> <a href=/p>Pricing</a></nav></header><main><section class=hero>\
+             <div class=hero-text><div class=text-wrapper><h1>Free <strong>Website Checker</strong></h1>\
+             <h2>Test your site with our checker!</h2><p>{standfirst}</p></div><div class=tool-form>\
+             <p>Enter the address of any page to check it now.</p></div></div></section>\
+             <div class=sections>{sections}</div></main><footer><a href=/c>Contact</a></footer></body>"
+        );
+        let (tree, content) = clean(&page, CleanerKind::DocView);
+        let text = content.text(&tree);
+        assert!(text.starts_with("Free Website Checker\n"), "{text}");
+        assert!(text.contains("Meta information part of the report") && text.contains("Server part"), "{text}");
+        assert!(!text.contains("Pricing") && !text.contains("Contact"), "{text}");
+        // Without <main>, the text around a headline block is not known to be content: the
+        // hero stays the answer (boxes beside a short article are its template's).
+        let (tree, content) =
+            clean(&page.replace("<main>", "<div>").replace("</main>", "</div>"), CleanerKind::DocView);
+        let text = content.text(&tree);
+        assert!(text.starts_with("Free Website Checker\n") && !text.contains("Server part"), "{text}");
     }
 
     #[test]
