@@ -144,14 +144,14 @@ fn clean_by_type(tree: &TagTree, weights: &BlockWeights, kind: CleanerKind, conf
             // stub is its template's. A headline block holding a paragraph in the page's
             // <main> (a hero section's standfirst over the sections of a service page) is
             // no bare headline: the text around it in <main> is content (HTML5).
-            let in_main = tree.ancestors(search.root).any(|a| tree.nodes[a].tag == "main");
-            let holds_paragraph = tree.descendants(search.root).into_iter().any(|id| {
-                id != search.root
-                    && RootSearch::is_text_block(tree, id)
-                    && RootSearch::running_terms(tree, id) >= config.cleaning.min_paragraph_terms
-            });
-            let bare_headline =
-                search.heading == Some(search.root) && search.roots.len() == 1 && !(in_main && holds_paragraph);
+            let holds_paragraph = |root: NodeId| {
+                tree.descendants(root)
+                    .into_iter()
+                    .any(|id| id != root && RootSearch::is_paragraph(tree, id, &config.cleaning))
+            };
+            let bare_headline = search.heading == Some(search.root)
+                && search.roots.len() == 1
+                && !(enclosing_main(tree, search.root).is_some() && holds_paragraph(search.root));
             if search.has_paragraphs
                 && !bare_headline
                 && terms(&found) < config.cleaning.min_root_coverage * terms(&central)
@@ -233,6 +233,12 @@ pub struct RootSearch {
 }
 
 impl RootSearch {
+    /// A paragraph of the root search: a text block with at least `min_paragraph_terms`
+    /// terms of running text.
+    fn is_paragraph(tree: &TagTree, id: NodeId, config: &CleaningConfig) -> bool {
+        Self::is_text_block(tree, id) && Self::running_terms(tree, id) >= config.min_paragraph_terms
+    }
+
     fn is_text_block(tree: &TagTree, id: NodeId) -> bool {
         let node = &tree.nodes[id];
         !node.margin && node.own_type == BlockType::Topic && node.own.terms > 0
@@ -307,10 +313,8 @@ pub fn find_topic_root(tree: &TagTree, weights: &BlockWeights, config: &Cleaning
     // Each paragraph's value: its running text times its block weight (`None`: no paragraph).
     let paragraph: Vec<Option<f64>> = (0..n)
         .map(|id| {
-            let running = RootSearch::running_terms(tree, id);
-            let is_paragraph =
-                RootSearch::is_text_block(tree, id) && running >= config.min_paragraph_terms && !loose_body_text(id);
-            is_paragraph.then(|| running as f64 * weights.get(id))
+            let is_paragraph = RootSearch::is_paragraph(tree, id, config) && !loose_body_text(id);
+            is_paragraph.then(|| RootSearch::running_terms(tree, id) as f64 * weights.get(id))
         })
         .collect();
     let mut has_paragraphs = false;
@@ -408,8 +412,7 @@ pub fn find_topic_root(tree: &TagTree, weights: &BlockWeights, config: &Cleaning
             // body must (a landing page of short sections under its headline): no template
             // text (HTML5: the main content of the page). The root is then the container of
             // both. A newsletter box in <main> beside a bare headline weighs far less.
-            let main = tree.ancestors(h).find(|&a| tree.nodes[a].tag == "main");
-            if headline_alone && main.is_some_and(|main| tree.contains(main, root)) {
+            if headline_alone && enclosing_main(tree, h).is_some_and(|main| tree.contains(main, root)) {
                 joint = tree
                     .ancestors(h)
                     .find(|&a| tree.contains(a, root))
@@ -529,6 +532,11 @@ fn is_the_story(tree: &TagTree, id: NodeId) -> bool {
     tree.nodes[id].tag == "article" && tree.title_heading.is_some_and(|h| tree.contains(id, h))
 }
 
+/// The `<main>` element holding `id`, if any: the page's main content (HTML5).
+fn enclosing_main(tree: &TagTree, id: NodeId) -> Option<NodeId> {
+    tree.ancestors(id).find(|&a| tree.nodes[a].tag == "main")
+}
+
 /// Whether the text of `root` starts right after the heading node `heading` in document
 /// order, with at most `max_gap` terms of other blocks between them. A picture and its
 /// caption do not count: a lead photo between headline and body is the news layout.
@@ -542,8 +550,9 @@ fn follows(tree: &TagTree, heading: NodeId, root: NodeId, max_gap: usize) -> boo
     }
     // A picture is an image block (§3.1) lying wholly in the gap: a gallery's slides with
     // their "open media 3" labels are pictures too.
+    let holds_root: Vec<NodeId> = tree.ancestors(root).collect();
     let in_figure = |id: NodeId| {
-        std::iter::once(id).chain(tree.ancestors(id)).take_while(|&a| a > heading_end && !tree.contains(a, root)).any(
+        std::iter::once(id).chain(tree.ancestors(id)).take_while(|&a| a > heading_end && !holds_root.contains(&a)).any(
             |a| {
                 let node = &tree.nodes[a];
                 node.own_type == BlockType::Image

@@ -237,7 +237,7 @@ impl<'a> Builder<'a> {
             NodeData::Element { name, attrs, .. } => {
                 let tag: &str = &name.local;
                 let attrs = attrs.borrow();
-                let attr = |key: &str| attrs.iter().find(|a| &*a.name.local == key).map(|a| a.value.to_string());
+                let attr = |key: &str| attribute(&attrs, key);
                 match tag {
                     "html" => {
                         self.tree.lang = attr("lang").filter(|l| !l.trim().is_empty());
@@ -553,6 +553,11 @@ fn find_title_heading(tree: &TagTree, eligible: impl Fn(NodeId) -> bool) -> Opti
     headline.as_ref().and_then(best_against).or_else(|| best_against(&full))
 }
 
+/// The value of the attribute `key` among `attrs`.
+fn attribute(attrs: &[html5ever::Attribute], key: &str) -> Option<String> {
+    attrs.iter().find(|a| &*a.name.local == key).map(|a| a.value.to_string())
+}
+
 /// Whether any text under `handle` is shown: a non-blank text node outside scripts, styles
 /// and hidden markup.
 fn shows_text(handle: &Handle) -> bool {
@@ -562,7 +567,7 @@ fn shows_text(handle: &Handle) -> bool {
             NodeData::Text { contents } if !contents.borrow().trim().is_empty() => return true,
             NodeData::Element { name, attrs, .. } => {
                 let attrs = attrs.borrow();
-                let attr = |key: &str| attrs.iter().find(|a| &*a.name.local == key).map(|a| a.value.to_string());
+                let attr = |key: &str| attribute(&attrs, key);
                 if !INVISIBLE.contains(&&*name.local) && !is_hidden(&attr("hidden"), &attr("style")) {
                     stack.extend(node.children.borrow().iter().cloned());
                 }
