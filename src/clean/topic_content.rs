@@ -459,7 +459,8 @@ pub fn find_topic_root(tree: &TagTree, weights: &BlockWeights, config: &Cleaning
 /// inside it, in containers shaped like the root's (posts, entries, sections repeat their
 /// markup; a template's boxes do not) or beside a root with substantial text of its own (an
 /// article split around figures and ads; a short text would climb into boxes of its size), and
-/// is mostly running text. The page body is never a root this way: it holds everything.
+/// is mostly running text. Siblings named like the root's branch (same tag and classes) need
+/// hold only `climb_share_named_repeat` as much: the sections of one article. The page body is never a root this way: it holds everything.
 /// A `climb_share` of 0 turns climbing off: the root stays.
 fn climb(tree: &TagTree, mut root: NodeId, mass: &[f64], config: &CleaningConfig) -> NodeId {
     if config.climb_share <= 0.0 {
@@ -480,14 +481,24 @@ fn climb(tree: &TagTree, mut root: NodeId, mass: &[f64], config: &CleaningConfig
             continue;
         }
         let region = &tree.nodes[parent].subtree;
-        // Repeated structure: another child of the parent shaped like the root's branch holds
+        // Repeated structure: other children of the parent shaped like the root's branch hold
         // text too.
-        let repeated = tree.nodes[parent]
+        let alike: f64 = tree.nodes[parent]
             .children
             .iter()
-            .any(|&c| c != branch && mass[c] > 0.0 && shape(tree, c) == shape(tree, branch));
+            .filter(|&&c| c != branch && shape(tree, c) == shape(tree, branch))
+            .map(|&c| mass[c])
+            .sum();
+        let repeated = alike > 0.0;
+        // Like-named parts (classes, not bare tags: a layout table's cells are all `td`) are
+        // one text split up: the parent takes them in at a smaller share of their own.
+        // Parts of substance, both: a short text beside an author's bio in like-named wrappers
+        // is no article in sections.
+        let named_parts = !tree.nodes[branch].hint.is_empty()
+            && alike >= config.climb_share_named_repeat * mass[branch]
+            && alike.min(mass[branch]) >= config.climb_min_text;
         if (repeated || mass[branch] >= config.climb_min_text)
-            && outside >= config.climb_share * mass[branch]
+            && (outside >= config.climb_share * mass[branch] || named_parts)
             && region.link_density() <= config.climb_max_link_density
         {
             root = parent;
@@ -1246,6 +1257,48 @@ mod tests {
         );
         let (tree, content) = clean(&html, CleanerKind::DocView);
         assert!(content.text(&tree).contains("Observers found more birds"), "{}", content.text(&tree));
+    }
+
+    #[test]
+    fn an_article_split_into_like_named_sections_is_kept_whole() {
+        // A magazine layout: the body in three `div.acf-content` sections around a figure, the
+        // middle one holding most of the text (the others hold less than `climb_share` of it
+        // together).
+        let section = |topic: &str, paragraphs: usize| {
+            let p =
+                format!("<p>{}</p>", format!("The {topic} part of the story goes on at some length here. ").repeat(5));
+            format!("<div class='acf-content scale1 mt2'><div class=post__content>{}</div></div>", p.repeat(paragraphs))
+        };
+        let html = format!(
+            "<head><title>Taste receptors turn up everywhere</title></head><body><nav><a href=/>Home</a> <a href=/b>Biology</a></nav>\
+             <div class=postbody><div class=post__title><h1>Taste receptors turn up everywhere</h1></div>{}\
+             <figure><img src=/cells.jpg width=800 height=500><figcaption>Tuft cells.</figcaption></figure>{}{}</div>\
+             <footer>All rights reserved. Terms of use.</footer></body>",
+            section("opening", 2),
+            section("middle", 6),
+            section("closing", 1)
+        );
+        let (tree, content) = clean(&html, CleanerKind::DocView);
+        let text = content.text(&tree);
+        for needle in ["opening part", "middle part", "closing part", "Taste receptors"] {
+            assert!(text.contains(needle), "{needle} missing from {text}");
+        }
+        assert!(!text.contains("All rights reserved") && !text.contains("Biology"), "{text}");
+    }
+
+    #[test]
+    fn a_short_body_does_not_take_in_an_authors_bio_in_a_like_named_wrapper() {
+        // Every box of this template is a `div.elastic-container`: the abstract and the
+        // author's bio are no sections of one article.
+        let html = "<head><title>Amyloid goitre</title></head><body><article class=post-content>\
+             <div class=elastic-container><div class=post-body><h1>Amyloid goitre</h1><p>A case of amyloid goitre in \
+             a female aged 27 years, occurring as a sequela to pulmonary tuberculosis, is reported here.</p></div></div>\
+             <div class=elastic-container><div class=author-bio><p>Our editor writes about health and medicine and \
+             reviews the latest gear every week for the site.</p></div></div></article></body>";
+        let (tree, content) = clean(html, CleanerKind::DocView);
+        let text = content.text(&tree);
+        assert!(text.contains("pulmonary tuberculosis"), "{text}");
+        assert!(!text.contains("latest gear"), "{text}");
     }
 
     #[test]
