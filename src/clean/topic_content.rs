@@ -459,8 +459,9 @@ pub fn find_topic_root(tree: &TagTree, weights: &BlockWeights, config: &Cleaning
 /// inside it, in containers shaped like the root's (posts, entries, sections repeat their
 /// markup; a template's boxes do not) or beside a root with substantial text of its own (an
 /// article split around figures and ads; a short text would climb into boxes of its size), and
-/// is mostly running text. Siblings named like the root's branch (same tag and classes) need
-/// hold only `climb_share_named_repeat` as much: the sections of one article. The page body is never a root this way: it holds everything.
+/// is mostly running text. Siblings named like the root's branch (same tag and classes), or
+/// sibling `<section>`s, need hold only `climb_share_named_repeat` as much outside their
+/// figures: the parts of one article or document. The page body is never a root this way: it holds everything.
 /// A `climb_share` of 0 turns climbing off: the root stays.
 fn climb(tree: &TagTree, mut root: NodeId, mass: &[f64], config: &CleaningConfig) -> NodeId {
     if config.climb_share <= 0.0 {
@@ -482,23 +483,27 @@ fn climb(tree: &TagTree, mut root: NodeId, mass: &[f64], config: &CleaningConfig
         }
         let region = &tree.nodes[parent].subtree;
         // Repeated structure: other children of the parent shaped like the root's branch hold
-        // text too.
-        let alike: f64 = tree.nodes[parent]
+        // text too. HTML5 `<section>`s are parts of one document whatever their classes.
+        let is_section = tree.nodes[branch].tag == "section";
+        let alike: Vec<NodeId> = tree.nodes[parent]
             .children
             .iter()
-            .filter(|&&c| c != branch && shape(tree, c) == shape(tree, branch))
-            .map(|&c| mass[c])
-            .sum();
-        let repeated = alike > 0.0;
-        // Like-named parts (classes, not bare tags: a layout table's cells are all `td`) are
-        // one text split up: the parent takes them in at a smaller share of their own.
-        // Parts of substance, both: a short text beside an author's bio in like-named wrappers
-        // is no article in sections.
-        let named_parts = !tree.nodes[branch].hint.is_empty()
-            && alike >= config.climb_share_named_repeat * mass[branch]
-            && alike.min(mass[branch]) >= config.climb_min_text;
+            .copied()
+            .filter(|&c| {
+                c != branch && (shape(tree, c) == shape(tree, branch) || (is_section && tree.nodes[c].tag == "section"))
+            })
+            .collect();
+        let repeated = alike.iter().any(|&c| mass[c] > 0.0);
+        let alike_text: f64 = alike.iter().map(|&c| mass_outside_figures(tree, c, mass)).sum();
+        // Like-named parts (classes, not bare tags: a layout table's cells are all `td`) and
+        // sections are one text split up: the parent takes them in at a smaller share of their
+        // own. Parts of substance, both: a short text beside an author's bio in like-named
+        // wrappers is no article in sections.
+        let parts = (!tree.nodes[branch].hint.is_empty() || is_section)
+            && alike_text >= config.climb_share_named_repeat * mass[branch]
+            && alike_text.min(mass[branch]) >= config.climb_min_text;
         if (repeated || mass[branch] >= config.climb_min_text)
-            && (outside >= config.climb_share * mass[branch] || named_parts)
+            && (outside >= config.climb_share * mass[branch] || parts)
             && region.link_density() <= config.climb_max_link_density
         {
             root = parent;
@@ -508,6 +513,21 @@ fn climb(tree: &TagTree, mut root: NodeId, mass: &[f64], config: &CleaningConfig
         }
     }
     root
+}
+
+/// The paragraph text (`mass`) of `id` outside its pictures' figures: a gallery's captions
+/// are no part of the text beside it.
+fn mass_outside_figures(tree: &TagTree, id: NodeId, mass: &[f64]) -> f64 {
+    let mut figures = 0.0;
+    let mut stack = vec![id];
+    while let Some(n) = stack.pop() {
+        if matches!(tree.nodes[n].tag.as_str(), "figure" | "figcaption") {
+            figures += mass[n];
+        } else {
+            stack.extend(tree.nodes[n].children.iter().copied());
+        }
+    }
+    mass[id] - figures
 }
 
 /// A container's markup shape: its tag and its classes but for numbers (`post_2` and
@@ -1284,6 +1304,48 @@ mod tests {
             assert!(text.contains(needle), "{needle} missing from {text}");
         }
         assert!(!text.contains("All rights reserved") && !text.contains("Biology"), "{text}");
+    }
+
+    #[test]
+    fn a_document_in_sections_is_kept_whole_but_not_a_gallery_beside_it() {
+        // Reference documentation: HTML5 sections with ids of their own, the first holding
+        // most of the text, the second's nested deeper (no sibling of the first by score). A news template's featured gallery in a section beside the story
+        // is no part of it: its captions do not count as the document's text.
+        let words = |topic: &str, n: usize| {
+            format!("<p>{}</p>", format!("The {topic} entry explains one more thing here. ").repeat(6)).repeat(n)
+        };
+        let html = format!(
+            "<head><title>itertools</title></head><body><nav><a href=/>Docs</a> <a href=/lib>Library</a></nav>\
+             <div class=body><section id=functions><h2>Functions</h2>{}</section>\
+             <section id=recipes><h2>Recipes</h2><div class=highlight><div>{}</div></div></section></div>\
+             <footer>Copyright the authors.</footer></body>",
+            words("functions", 8),
+            words("recipes", 4)
+        );
+        let (tree, content) = clean(&html, CleanerKind::DocView);
+        let text = content.text(&tree);
+        assert!(text.contains("functions entry") && text.contains("recipes entry"), "{text}");
+        assert!(!text.contains("Copyright"), "{text}");
+
+        let caption = |n: usize| {
+            format!(
+                "<figure><img src=/p{n}.jpg width=900 height=600><figcaption>{}</figcaption></figure>",
+                format!("A shopper looks at extension cords in store number {n} before the shutdown. ").repeat(4)
+            )
+        };
+        let html = format!(
+            "<head><title>An axiomatic basis for programming</title></head><body><article>\
+             <section class=featured><div class=gallery>{}{}{}</div></section>\
+             <section class=body><h1>An axiomatic basis for programming</h1>{}</section></article></body>",
+            caption(1),
+            caption(2),
+            caption(3),
+            words("axioms", 2)
+        );
+        let (tree, content) = clean(&html, CleanerKind::DocView);
+        let text = content.text(&tree);
+        assert!(text.contains("axioms entry"), "{text}");
+        assert!(!text.contains("extension cords"), "{text}");
     }
 
     #[test]
