@@ -404,8 +404,8 @@ struct EvalCleanArgs {
     /// Folder of gold texts (<stem>.txt).
     #[arg(long, value_name = "DIR", requires = "html")]
     gold: Option<PathBuf>,
-    /// The gold sets and reference figures of the cleaning table (eval/cleaning.toml); writes
-    /// the report (markdown, JSON, chart).
+    /// The gold sets and reference figures of the cleaning table (eval/cleaning.toml); with
+    /// --all, writes the report (markdown, JSON, chart) to the config's `report` folder.
     #[arg(long, value_name = "FILE")]
     config: Option<PathBuf>,
     /// Only these sets of the config (comma-separated names).
@@ -414,7 +414,8 @@ struct EvalCleanArgs {
     /// At most this many pages per set (the first by file name): a short run.
     #[arg(long, value_name = "N")]
     max_pages: Option<usize>,
-    /// Where the report goes [default: the config's `report`].
+    /// Where the report goes [default: the config's `report`, for the full table only: --all
+    /// on every set and page, nothing held out].
     #[arg(long, value_name = "DIR", requires = "config")]
     report: Option<PathBuf>,
     /// The cleaner to score.
@@ -1130,12 +1131,25 @@ fn eval_clean_command(args: EvalCleanArgs) -> Result<ExitCode> {
             references,
             parse_floor,
         };
-        let out = args.report.unwrap_or(config.report);
-        let command = std::env::args().map(|a| if a.contains(' ') { format!("{a:?}") } else { a }).collect::<Vec<_>>();
-        let command = format!("indexer {}", command.get(1..).unwrap_or_default().join(" "));
-        write_cleaning_report(&report, &out, &command)?;
-        if !args.json {
-            outln!("report written to {}", out.display());
+        // The config's report folder holds the full table: a partial run (one cleaner, some
+        // sets, a page limit, held-out pages) writes a report only where --report says, so
+        // that it never overwrites the table with a part of it.
+        let full_table = args.all && args.sets.is_empty() && args.max_pages.is_none() && held_out_of.is_empty();
+        let out = match (args.report, full_table) {
+            (Some(dir), _) => Some(dir),
+            (None, true) => Some(config.report),
+            (None, false) => None,
+        };
+        if let Some(out) = out {
+            let command =
+                std::env::args().map(|a| if a.contains(' ') { format!("{a:?}") } else { a }).collect::<Vec<_>>();
+            let command = format!("indexer {}", command.get(1..).unwrap_or_default().join(" "));
+            write_cleaning_report(&report, &out, &command)?;
+            if !args.json {
+                outln!("report written to {}", out.display());
+            }
+        } else if !args.json {
+            outln!("(a partial run: no report written; --report DIR writes one)");
         }
     }
     Ok(ExitCode::SUCCESS)

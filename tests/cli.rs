@@ -325,3 +325,32 @@ fn extract_writes_each_pages_topic_content_under_its_stem() {
     assert_eq!(manifest.lines().count(), 1 + 8, "{manifest}");
     assert!(manifest.lines().any(|l| l.starts_with("hub-page.txt\t") && l.contains("\thub\t")), "{manifest}");
 }
+
+#[test]
+fn eval_clean_writes_the_configs_report_for_the_full_table_only() {
+    let dir = tempfile::tempdir().unwrap();
+    let (html, gold) = (dir.path().join("html"), dir.path().join("gold"));
+    std::fs::create_dir_all(&html).unwrap();
+    std::fs::create_dir_all(&gold).unwrap();
+    std::fs::copy(repo_path("tests/fixtures/pages/news-article.html"), html.join("news-article.html")).unwrap();
+    let golden = std::fs::read_to_string(repo_path("tests/fixtures/clean/news-article/topic.txt")).unwrap();
+    std::fs::write(gold.join("news-article.txt"), golden.split_once("\n\n").unwrap().1).unwrap();
+    let config = dir.path().join("cleaning.toml");
+    std::fs::write(&config, "report = \"table\"\n[[sets]]\nname = \"ours\"\nhtml = \"html\"\ngold = \"gold\"\n")
+        .unwrap();
+    let table = dir.path().join("table");
+    // One cleaner is a part of the table: no report unless asked for.
+    indexer()
+        .args(["eval", "clean", "--config"])
+        .arg(&config)
+        .assert()
+        .success()
+        .stdout(predicate::str::contains("ours").and(predicate::str::contains("F1 1.000")));
+    assert!(!table.exists());
+    let elsewhere = dir.path().join("elsewhere");
+    indexer().args(["eval", "clean", "--config"]).arg(&config).arg("--report").arg(&elsewhere).assert().success();
+    assert!(elsewhere.join("report.md").exists() && !table.exists());
+    indexer().args(["eval", "clean", "--all", "--config"]).arg(&config).assert().success();
+    let report = std::fs::read_to_string(table.join("report.md")).unwrap();
+    assert!(["docview", "sst", "mountain", "pab"].iter().all(|c| report.contains(c)), "{report}");
+}
