@@ -461,8 +461,8 @@ pub fn find_topic_root(tree: &TagTree, weights: &BlockWeights, config: &Cleaning
 /// article split around figures and ads; a short text would climb into boxes of its size), and
 /// is mostly running text. Siblings named like the root's branch (same tag and classes), or
 /// sibling `<section>`s, need hold only `climb_share_named_repeat` as much outside their
-/// figures: the parts of one article or document. The page body is never a root this way: it holds everything.
-/// A `climb_share` of 0 turns climbing off: the root stays.
+/// figures: the parts of one article or document. The page body is never a root this way: it
+/// holds everything. A `climb_share` of 0 turns climbing off: the root stays.
 fn climb(tree: &TagTree, mut root: NodeId, mass: &[f64], config: &CleaningConfig) -> NodeId {
     if config.climb_share <= 0.0 {
         return root;
@@ -1309,8 +1309,9 @@ mod tests {
     #[test]
     fn a_document_in_sections_is_kept_whole_but_not_a_gallery_beside_it() {
         // Reference documentation: HTML5 sections with ids of their own, the first holding
-        // most of the text, the second's nested deeper (no sibling of the first by score). A news template's featured gallery in a section beside the story
-        // is no part of it: its captions do not count as the document's text.
+        // most of the text, the second's nested deeper (no sibling of the first by score). A
+        // news template's featured gallery in a section beside the story is no part of it:
+        // its captions do not count as the document's text.
         let words = |topic: &str, n: usize| {
             format!("<p>{}</p>", format!("The {topic} entry explains one more thing here. ").repeat(6)).repeat(n)
         };
