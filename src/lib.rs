@@ -22,7 +22,7 @@
 //! - [`build`]: the streaming, parallel pipeline behind `indexer build`.
 //! - [`shards`]: beyond one machine: replicas joined across shard builds.
 //! - [`export`]: a build's index documents as JSON Lines, for Quickwit.
-//! - [`bench`]: `indexer bench`, throughput per stage and of whole builds against a floor
+//! - [`bench`](mod@bench): `indexer bench`, throughput per stage and of whole builds against a floor
 //!   reference, and memory against corpus size.
 //!
 //! Every parameter lives in [`config::Config`].

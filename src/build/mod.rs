@@ -2,7 +2,7 @@
 //!
 //! 1. A first pass over the first `stop_words.sample_pages` pages learns the aggressive
 //!    stop-word list (§3.2) from document frequencies.
-//! 2. The main pass: reader threads read the inputs, several files at once ([`lanes`]), and
+//! 2. The main pass: reader threads read the inputs, several files at once (`lanes`), and
 //!    hand over batches of pages in an order that depends only on the inputs; each batch is
 //!    processed in parallel by rayon ([`process_page`]); then, in that order, each page is
 //!    checked for replicas, its DocView record written to `docview.jsonl`, and it is added to

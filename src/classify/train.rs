@@ -20,7 +20,7 @@ pub struct Example {
 }
 
 /// Trains a model of `scheme` on `examples` with the parameters of `config`, and calibrates
-/// its confidence (see [`calibrate`]).
+/// its confidence (see `calibrate`).
 pub fn train(scheme: &CategoryScheme, examples: &[Example], config: &ClassifyConfig) -> Result<Model, ClassifyError> {
     let mut model = fit(scheme, examples, config)?;
     if let Some(sharpness) = calibrate(scheme, examples, config)? {

@@ -5,7 +5,7 @@
 //! - `docview-paper`: §4.2 as published. Topic pages keep every block left after pruning hub
 //!   and image blocks from the tree.
 //! - `docview` (default): the same, then restricted to the central area and to the topic root
-//!   found by a paragraph-score search (see [`topic_content`]), because pruning alone keeps
+//!   found by a paragraph-score search (see `topic_content`), because pruning alone keeps
 //!   every text block of the template (copyright lines, teasers, disclaimers).
 //!
 //! - `mountain`: the Mountain Model of primary content (Bing et al. 2008), in

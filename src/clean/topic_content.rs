@@ -48,7 +48,7 @@ impl TopicContent {
 /// Cleans a page (§4): its type, then its topic content.
 ///
 /// `docview-paper` types the page by its central area (§4.1) and cleans it by type (§4.2).
-/// `docview` searches the topic root first ([`find_topic_root`]) and types the page by the
+/// `docview` searches the topic root first (`find_topic_root`) and types the page by the
 /// root's region, because the paper's central area (the whole page minus its margins) drowns
 /// a headline-only article in its template's link lists: a bare headline makes a topic page.
 /// The area one level up (margins left out) decides whether the page is a gallery, whose

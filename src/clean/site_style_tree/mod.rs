@@ -10,7 +10,7 @@
 //!    (NodeImp, Formula 1) and, at the leaves, of its content features (Formulas 4–5),
 //!    combined upwards with the attenuating factor γ (Formulas 2–3); element nodes whose
 //!    subtree stays at or below the threshold `t` are noisy, those without noisy
-//!    descendants meaningful (§3.4, [`importance`]);
+//!    descendants meaningful (§3.4, `importance`);
 //! 3. a page is cleaned by mapping its own style tree onto the site's (MapSST, Figure 7):
 //!    noisy parts are dropped, a part whose style the site tree does not know is kept
 //!    ("possibly meaningful"), the rest is followed down to the leaves.
