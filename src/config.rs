@@ -203,13 +203,14 @@ pub struct CleaningConfig {
     /// the root's paragraph text outside it (text spread over sibling containers); 0 turns
     /// climbing off.
     pub climb_share: f64,
-    /// …or this share when the text outside lies in siblings named like the root's branch (the
-    /// same tag and classes, digits aside) or in sibling `<section>`s (figures' captions left
-    /// out): an article split around figures into `div.article-section` blocks, a reference
-    /// page in sections, each a part of one text however small beside the others. Both the
-    /// root's text and the siblings' must reach `climb_min_text`. Chosen among 0, 0.1, 0.25,
-    /// 0.5 and 1 on the five gold sets together (not held out): 0.25 gained on aeb and wcxb
-    /// and changed no set's F1 for the worse.
+    /// …or this share of its running text when the text outside lies in siblings named like
+    /// the root's branch (the same tag and classes, digits aside) or in sibling `<section>`s
+    /// (figures' captions left out): an article split around figures into
+    /// `div.article-section` blocks, a reference page in sections, each a part of one text
+    /// however small beside the others. Both the root's and the siblings' paragraph text must
+    /// reach `climb_min_text`. Chosen among 0, 0.1, 0.25, 0.5 and 1 on the five gold sets
+    /// together (not held out): 0.25 gained on aeb and wcxb and changed no set's F1 for the
+    /// worse.
     pub climb_share_named_repeat: f64,
     /// …and while the parent's link density (anchor terms / terms) is at most this. A
     /// listing's entries (a linked title and a teaser each) run at 0.3 to 0.5; navigation

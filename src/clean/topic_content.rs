@@ -460,8 +460,8 @@ pub fn find_topic_root(tree: &TagTree, weights: &BlockWeights, config: &Cleaning
 /// markup; a template's boxes do not) or beside a root with substantial text of its own (an
 /// article split around figures and ads; a short text would climb into boxes of its size), and
 /// is mostly running text. Siblings named like the root's branch (same tag and classes), or
-/// sibling `<section>`s, need hold only `climb_share_named_repeat` as much outside their
-/// figures: the parts of one article or document. The page body is never a root this way: it
+/// sibling `<section>`s, need hold only `climb_share_named_repeat` as much running text
+/// outside their figures: the parts of one article or document. The page body is never a root this way: it
 /// holds everything. A `climb_share` of 0 turns climbing off: the root stays.
 fn climb(tree: &TagTree, mut root: NodeId, mass: &[f64], config: &CleaningConfig) -> NodeId {
     if config.climb_share <= 0.0 {
@@ -494,14 +494,20 @@ fn climb(tree: &TagTree, mut root: NodeId, mass: &[f64], config: &CleaningConfig
             })
             .collect();
         let repeated = alike.iter().any(|&c| mass[c] > 0.0);
-        let alike_text: f64 = alike.iter().map(|&c| mass_outside_figures(tree, c, mass)).sum();
+        let (alike_mass, alike_terms) = alike
+            .iter()
+            .filter(|&&c| mass[c] > 0.0)
+            .map(|&c| outside_figures(tree, c, mass))
+            .fold((0.0, 0), |(m, t), (cm, ct)| (m + cm, t + ct));
         // Like-named parts (classes, not bare tags: a layout table's cells are all `td`) and
         // sections are one text split up: the parent takes them in at a smaller share of their
-        // own. Parts of substance, both: a short text beside an author's bio in like-named
-        // wrappers is no article in sections.
+        // own, in running text: a section of code or plain prose weighs less than one of
+        // emphasis and headings, but it is as much of the text. Parts of substance, both, by
+        // paragraph weight as in the root search: a short text beside an author's bio in
+        // like-named wrappers is no article in sections.
         let parts = (!tree.nodes[branch].hint.is_empty() || is_section)
-            && alike_text >= config.climb_share_named_repeat * mass[branch]
-            && alike_text.min(mass[branch]) >= config.climb_min_text;
+            && alike_terms as f64 >= config.climb_share_named_repeat * tree.nodes[branch].subtree.text_terms() as f64
+            && alike_mass.min(mass[branch]) >= config.climb_min_text;
         if (repeated || mass[branch] >= config.climb_min_text)
             && (outside >= config.climb_share * mass[branch] || parts)
             && region.link_density() <= config.climb_max_link_density
@@ -515,19 +521,21 @@ fn climb(tree: &TagTree, mut root: NodeId, mass: &[f64], config: &CleaningConfig
     root
 }
 
-/// The paragraph text (`mass`) of `id` outside its pictures' figures: a gallery's captions
-/// are no part of the text beside it.
-fn mass_outside_figures(tree: &TagTree, id: NodeId, mass: &[f64]) -> f64 {
-    let mut figures = 0.0;
+/// The paragraph text (`mass`) and the running text (terms outside links) of `id` outside its
+/// pictures' figures: a gallery's captions are no part of the text beside it.
+fn outside_figures(tree: &TagTree, id: NodeId, mass: &[f64]) -> (f64, usize) {
+    let (mut figure_mass, mut figure_terms) = (0.0, 0);
     let mut stack = vec![id];
     while let Some(n) = stack.pop() {
-        if matches!(tree.nodes[n].tag.as_str(), "figure" | "figcaption") {
-            figures += mass[n];
+        let node = &tree.nodes[n];
+        if matches!(node.tag.as_str(), "figure" | "figcaption") {
+            figure_mass += mass[n];
+            figure_terms += node.subtree.text_terms();
         } else {
-            stack.extend(tree.nodes[n].children.iter().copied());
+            stack.extend(node.children.iter().copied());
         }
     }
-    mass[id] - figures
+    (mass[id] - figure_mass, tree.nodes[id].subtree.text_terms().saturating_sub(figure_terms))
 }
 
 /// A container's markup shape: its tag and its classes but for numbers (`post_2` and
@@ -1347,6 +1355,31 @@ mod tests {
         let text = content.text(&tree);
         assert!(text.contains("axioms entry"), "{text}");
         assert!(!text.contains("extension cords"), "{text}");
+    }
+
+    #[test]
+    fn a_section_of_code_counts_by_its_text_not_its_weight() {
+        // Library reference: one section of entries dense with emphasis and headings (heavy
+        // block weights), then a section of recipes that is one long code listing (weight 1).
+        // The recipes hold a third of the running text: parts of the same document.
+        let entry = |n: usize| {
+            format!(
+                "<dl><dt><em>chain{n}</em>(<em>iterables</em>)</dt><dd><h3>Entry {n}</h3><p>Make an iterator that \
+                 returns <strong>elements</strong> from the <em>first</em> iterable until it is exhausted, then \
+                 proceeds to the <em>next</em> iterable.</p></dd></dl>"
+            )
+        };
+        let code =
+            "def roundrobin(*iterables): yield from cycle(iter(it) for it in iterables) # recipe body\n".repeat(12);
+        let html = format!(
+            "<head><title>itertools</title></head><body><nav><a href=/>Docs</a></nav><div class=body>\
+             <section id=functions><h2>Functions</h2>{}</section><section id=recipes><h2>Recipes</h2>\
+             <div class=highlight><pre>{code}</pre></div></section></div><footer>Copyright the authors.</footer></body>",
+            (1..=12).map(entry).collect::<String>()
+        );
+        let (tree, content) = clean(&html, CleanerKind::DocView);
+        let text = content.text(&tree);
+        assert!(text.contains("Entry 7") && text.contains("def roundrobin"), "{text}");
     }
 
     #[test]
