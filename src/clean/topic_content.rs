@@ -461,8 +461,8 @@ pub fn find_topic_root(tree: &TagTree, weights: &BlockWeights, config: &Cleaning
 /// article split around figures and ads; a short text would climb into boxes of its size), and
 /// is mostly running text. Siblings named like the root's branch (same tag and classes), or
 /// sibling `<section>`s, need hold only `climb_share_named_repeat` as much running text
-/// outside their figures: the parts of one article or document. The page body is never a root this way: it
-/// holds everything. A `climb_share` of 0 turns climbing off: the root stays.
+/// outside their figures: the parts of one article or document. The page body is never a
+/// root this way: it holds everything. A `climb_share` of 0 turns climbing off.
 fn climb(tree: &TagTree, mut root: NodeId, mass: &[f64], config: &CleaningConfig) -> NodeId {
     if config.climb_share <= 0.0 {
         return root;
