@@ -1042,6 +1042,14 @@ fn eval_stats_command(args: EvalStatsArgs) -> Result<ExitCode> {
     Ok(ExitCode::SUCCESS)
 }
 
+/// The command line as typed, for the reports that record how they were made: `indexer`
+/// and its arguments, those holding a space quoted.
+fn command_line() -> String {
+    let args: Vec<String> =
+        std::env::args().skip(1).map(|a| if a.contains(' ') { format!("{a:?}") } else { a }).collect();
+    format!("indexer {}", args.join(" "))
+}
+
 fn eval_clean_command(args: EvalCleanArgs) -> Result<ExitCode> {
     use indexer::eval::clean::{GoldSet, evaluate_cleaner_held_out};
     use indexer::eval::clean_report::{
@@ -1141,10 +1149,7 @@ fn eval_clean_command(args: EvalCleanArgs) -> Result<ExitCode> {
             (None, false) => None,
         };
         if let Some(out) = out {
-            let command =
-                std::env::args().map(|a| if a.contains(' ') { format!("{a:?}") } else { a }).collect::<Vec<_>>();
-            let command = format!("indexer {}", command.get(1..).unwrap_or_default().join(" "));
-            write_cleaning_report(&report, &out, &command)?;
+            write_cleaning_report(&report, &out, &command_line())?;
             if !args.json {
                 outln!("report written to {}", out.display());
             }
@@ -1447,9 +1452,7 @@ fn bench_command(args: BenchArgs) -> Result<ExitCode> {
         work_dir: work_dir.path().to_path_buf(),
     };
     let report = run_bench(&options, &|step| eprintln!("indexer bench: {step}"))?;
-    let command: Vec<String> = std::env::args().map(|a| if a.contains(' ') { format!("{a:?}") } else { a }).collect();
-    let command = command.join(" ").replacen(&std::env::args().next().unwrap_or_default(), "indexer", 1);
-    indexer::bench::write_report(&report, &args.report, &command)?;
+    indexer::bench::write_report(&report, &args.report, &command_line())?;
     if args.json {
         outln!("{}", serde_json::to_string(&report)?);
         return Ok(ExitCode::SUCCESS);

@@ -485,12 +485,13 @@ fn climb(tree: &TagTree, mut root: NodeId, mass: &[f64], config: &CleaningConfig
         // Repeated structure: other children of the parent shaped like the root's branch hold
         // text too. HTML5 `<section>`s are parts of one document whatever their classes.
         let is_section = tree.nodes[branch].tag == "section";
+        let branch_shape = shape(tree, branch);
         let alike: Vec<NodeId> = tree.nodes[parent]
             .children
             .iter()
             .copied()
             .filter(|&c| {
-                c != branch && (shape(tree, c) == shape(tree, branch) || (is_section && tree.nodes[c].tag == "section"))
+                c != branch && (shape(tree, c) == branch_shape || (is_section && tree.nodes[c].tag == "section"))
             })
             .collect();
         let repeated = alike.iter().any(|&c| mass[c] > 0.0);

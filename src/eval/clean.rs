@@ -200,8 +200,9 @@ pub fn evaluate_cleaner(set: &GoldSet, cleaner: CleanerKind) -> Result<CleanScor
 }
 
 /// Pages per second of decoding and html5ever parsing alone (after our pre-pass, which
-/// caps nesting and empties scripts and styles: [`crate::tagtree::prepare_markup`]), one thread, over every page of the set: the floor under any cleaner built on
-/// html5ever, measured in the same run as the cleaners so that the two compare.
+/// caps nesting and empties scripts and styles: [`crate::tagtree::prepare_markup`]), one
+/// thread, over every page of the set: the floor under any cleaner built on html5ever,
+/// measured in the same run as the cleaners so that the two compare.
 pub fn parse_floor(set: &GoldSet) -> f64 {
     let config = Config::default();
     let started = Instant::now();

@@ -141,8 +141,8 @@ pub struct Image {
 impl Image {
     /// Whether the image is content rather than an icon, spacer or linked thumbnail: not
     /// declared 100 pixels or less on a side (icons, avatars, a shop's colour swatches, which
-    /// made product pages image pages), and not inside a link unless the link leads to an image file (galleries
-    /// link pictures to their full-size versions).
+    /// made product pages image pages), and not inside a link unless the link leads to an
+    /// image file (galleries link pictures to their full-size versions).
     pub fn is_content(&self, links: &[Link]) -> bool {
         const ICON: u32 = 100;
         let tiny = self.width.is_some_and(|w| w <= ICON) || self.height.is_some_and(|h| h <= ICON);
