@@ -348,6 +348,21 @@ pub fn find_topic_root(tree: &TagTree, weights: &BlockWeights, config: &Cleaning
         }
     }
     let mut root = best(&mut (0..n)).unwrap_or(TagTree::ROOT);
+    // A block of running text alone in its container ties with it (the parent scores in
+    // full), and the tie goes to the container. Not when the container's other children are
+    // mostly links (a column of menus beside the text): the climb below never takes in such a
+    // region either, and with it the page would read as a hub page. Links in the container's
+    // own text (a table of contents around the text) are its content and stay.
+    while let Some(c) = tree.nodes[root].children.iter().copied().find(|&c| score[c] > 0.0 && score[c] == score[root]) {
+        let node = &tree.nodes[root];
+        let others =
+            node.subtree.anchor_terms.saturating_sub(node.own.anchor_terms + tree.nodes[c].subtree.anchor_terms);
+        if others as f64 > config.climb_max_link_density * node.subtree.terms as f64 {
+            root = c;
+        } else {
+            break;
+        }
+    }
     // A headline alone (no running text of its own) won the search: its block weight (h1
     // counts several times) can outscore a short article body. Then the best running text
     // apart from it is the candidate, weighed against the headline below as a body apart
@@ -774,6 +789,44 @@ mod tests {
         let text = content.text(&tree);
         assert!(text.contains("rail yard into a park"), "{text}");
         assert!(!text.contains("Course"), "{text}");
+    }
+
+    #[test]
+    fn a_text_alone_in_its_column_does_not_take_in_the_menus_beside_it() {
+        // The story's text lies directly in its column (no paragraph tags), the only block of
+        // running text; the column beside it is menus.
+        let menus: String = (0..6)
+            .map(|m| {
+                let items: String =
+                    (0..12).map(|i| format!("<li><a href=/c{m}-{i}>Section {m} {i}</a></li>")).collect();
+                format!("<div class=well><blockquote class=title>Topics</blockquote><ul>{items}</ul></div>")
+            })
+            .collect();
+        let page = format!(
+            "<title>City news</title><body><div class=row><div class=col-3>{menus}</div>\
+            <div class=col-9><p class=title>Rail yard becomes a park</p>{RAIL_YARD}<br><br></div></div></body>"
+        );
+        let (tree, content) = clean(&page, CleanerKind::DocView);
+        let text = content.text(&tree);
+        assert_eq!(content.page_type, BlockType::Topic);
+        assert!(text.contains("rail yard into a park"), "{text}");
+        assert!(!text.contains("Section"), "{text}");
+    }
+
+    #[test]
+    fn a_table_of_contents_around_the_only_text_stays_with_it() {
+        // The same tie, with the links in the container's own text: a report's contents.
+        let contents: String = (0..40)
+            .map(|i| format!("<a href=#t{i}>Title {i} of the appropriations for rural programs</a><br>"))
+            .collect();
+        let page = format!(
+            "<title>House report</title><body><div class=crumb><a href=/>Home</a></div>\
+            <div class=content><center>{RAIL_YARD}</center>{contents}</div></body>"
+        );
+        let (tree, _) = clean(&page, CleanerKind::DocView);
+        let config = Config::default();
+        let search = find_topic_root(&tree, &block_weights(&tree, &config.block_weight), &config.cleaning).unwrap();
+        assert_eq!(tree.nodes[search.root].hint, "content");
     }
 
     #[test]
