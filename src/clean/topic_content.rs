@@ -476,11 +476,17 @@ pub fn find_topic_root(tree: &TagTree, weights: &BlockWeights, config: &Cleaning
 /// article split around figures and ads; a short text would climb into boxes of its size), and
 /// is mostly running text. Siblings named like the root's branch (same tag and classes), or
 /// sibling `<section>`s, need hold only `climb_share_named_repeat` as much running text
-/// outside their figures: the parts of one article or document. The page body is never a
+/// outside their figures: the parts of one article or document. A root inside a block marked
+/// `itemprop="articleBody"` climbs to that block and no further. The page body is never a
 /// root this way: it holds everything. A `climb_share` of 0 turns climbing off.
 fn climb(tree: &TagTree, mut root: NodeId, mass: &[f64], config: &CleaningConfig) -> NodeId {
     if config.climb_share <= 0.0 {
         return root;
+    }
+    // The site's own mark of the article's text: the whole of it, parts named however the
+    // site's components are (schema.org microdata, as on most news sites).
+    if let Some(body) = std::iter::once(root).chain(tree.ancestors(root)).find(|&a| tree.nodes[a].article_body) {
+        return body;
     }
     // `branch` walks up from the root; wrappers that add no text are passed through.
     let mut branch = root;
@@ -827,6 +833,26 @@ mod tests {
         let config = Config::default();
         let search = find_topic_root(&tree, &block_weights(&tree, &config.block_weight), &config.cleaning).unwrap();
         assert_eq!(tree.nodes[search.root].hint, "content");
+    }
+
+    #[test]
+    fn an_article_body_marked_as_such_is_kept_whole() {
+        // Two parts of the body around an embedded player, named by different components of
+        // the site; the second part is too short to join by its text alone (a sixth of the
+        // first: no sibling root, no climb).
+        let page = format!(
+            "<title>Rail yard becomes a park</title><body><div class=headline><h1>Rail yard becomes a park</h1>\
+            </div><article itemprop=articleBody><div class=\"body-text version-2\">{}</div><div class=embed><iframe src=/player></iframe></div><div class=body-text>\
+            <p>The park opens in spring with a festival on the river banks, and the city will plant a \
+            thousand trees along the paths over the next two years.</p></div></article>\
+            <div class=more><p>{}</p></div></body>",
+            format!("<p>{RAIL_YARD}</p>").repeat(5),
+            "Subscribe to our weekly letter for the best stories of the week delivered to you."
+        );
+        let (tree, content) = clean(&page, CleanerKind::DocView);
+        let text = content.text(&tree);
+        assert!(text.contains("festival on the river banks"), "{text}");
+        assert!(!text.contains("Subscribe"), "{text}");
     }
 
     #[test]

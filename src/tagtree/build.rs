@@ -177,6 +177,7 @@ impl<'a> Builder<'a> {
             own_type: BlockType::Empty,
             block_type: BlockType::Empty,
             margin: false,
+            article_body: false,
         };
         Builder {
             config,
@@ -298,7 +299,9 @@ impl<'a> Builder<'a> {
                 if CONTAINERS.contains(&tag) && self.containers.len() <= self.config.max_depth {
                     let hint =
                         [attr("id"), attr("class")].into_iter().flatten().collect::<Vec<_>>().join(" ").to_lowercase();
-                    self.open_container(tag, hint);
+                    let article_body = attr("itemprop")
+                        .is_some_and(|v| v.split_whitespace().any(|w| w.eq_ignore_ascii_case("articlebody")));
+                    self.open_container(tag, hint, article_body);
                     stack.push(Frame::PopContainer);
                 } else if CONTAINERS.contains(&tag) {
                     self.tree.depth_capped = true;
@@ -338,7 +341,7 @@ impl<'a> Builder<'a> {
         }
     }
 
-    fn open_container(&mut self, tag: &str, hint: String) {
+    fn open_container(&mut self, tag: &str, hint: String, article_body: bool) {
         let parent = self.current();
         let id = self.tree.nodes.len();
         self.tree.nodes.push(Node {
@@ -354,6 +357,7 @@ impl<'a> Builder<'a> {
             own_type: BlockType::Empty,
             block_type: BlockType::Empty,
             margin: false,
+            article_body,
         });
         let parent_node = &mut self.tree.nodes[parent];
         parent_node.children.push(id);
@@ -715,6 +719,16 @@ mod tests {
             tree("<body><main role=main><p>Shown text.</p><div style='display: none'>collapsed</div></main></body>");
         let text = shown.visible_text();
         assert!(text.contains("Shown text.") && !text.contains("collapsed"), "{text}");
+    }
+
+    #[test]
+    fn the_article_body_mark_is_read_from_microdata() {
+        let t = tree(
+            "<body><div class=a itemprop='articleBody'><p>Text</p></div><div class=b itemprop='name ArticleBody'>\
+             <p>Text</p></div><div class=c itemprop=headline>Title</div></body>",
+        );
+        let marked: Vec<bool> = ["a", "b", "c"].iter().map(|h| t.nodes[find(&t, h)].article_body).collect();
+        assert_eq!(marked, [true, true, false]);
     }
 
     #[test]

@@ -177,6 +177,9 @@ pub struct Node {
     /// Outside the central area of the page (§4.1): in a header, footer, navigation or
     /// sidebar, known by its tag or by its id/class.
     pub margin: bool,
+    /// Marked `itemprop="articleBody"` (schema.org microdata): the site's own mark of an
+    /// article's text.
+    pub article_body: bool,
 }
 
 /// The words of a layout hint's classes (`wp-caption-text` gives `wp`, `caption`, `text`).
