@@ -118,6 +118,9 @@ pub fn measure_stages(
     }
     ctx.cleaner = cleaner;
 
+    // jieba's dictionary (about 0.1 s, once per process) would otherwise land in the tag tree
+    // stage of whichever page first holds a Chinese character: stages are per-page rates.
+    crate::text::load_dictionary();
     let mut kept_pages: Vec<(usize, PageDocument)> = Vec::new();
     let mut detector = ReplicaDetector::new(ctx.signer.kind(), &config.replicas);
     // The full-text body is rendered per page but belongs to indexing.

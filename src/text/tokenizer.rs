@@ -77,18 +77,47 @@ fn emit_run<'a>(text: &'a str, start: usize, end: usize, cjk: bool, sink: &mut i
                 });
             }
         }
-    } else if run.is_ascii() {
-        for (offset, end_offset) in ascii_words(run.as_bytes()) {
+    } else {
+        for (offset, end_offset) in latin_words(run) {
             let word = &run[offset..end_offset];
             sink(Token { text: lowercase(word), start: start + offset, end: start + end_offset });
         }
-    } else {
-        for (offset, word) in run.split_word_bound_indices() {
+    }
+}
+
+/// The spans of the UAX #29 words of `text` that hold a letter or digit, the ASCII stretches
+/// by [`ascii_words`]: a curly quote or an accented letter sends only its own stretch between
+/// spaces to the general segmenter, not the whole paragraph. The stretches are cut where an
+/// ASCII whitespace character is followed by an ASCII character that is not whitespace: UAX
+/// #29 breaks there (no rule joins across whitespace, and an ASCII character is never an
+/// Extend or Format character that WB4 would attach to the space), so each stretch splits as
+/// it would within the whole text (a property test checks it).
+fn latin_words(text: &str) -> Vec<(usize, usize)> {
+    let bytes = text.as_bytes();
+    let cut = |i: usize| {
+        i == 0 || (bytes[i - 1].is_ascii_whitespace() && bytes[i].is_ascii() && !bytes[i].is_ascii_whitespace())
+    };
+    let mut words = Vec::new();
+    let ascii_words_of = |from: usize, to: usize, words: &mut Vec<(usize, usize)>| {
+        words.extend(ascii_words(&bytes[from..to]).map(|(a, b)| (from + a, from + b)));
+    };
+    let mut at = 0;
+    while at < bytes.len() {
+        let Some(first) = bytes[at..].iter().position(|b| !b.is_ascii()).map(|k| at + k) else {
+            ascii_words_of(at, bytes.len(), &mut words);
+            break;
+        };
+        let stretch_start = (at..=first).rev().find(|&i| i == at || cut(i)).unwrap_or(at);
+        let stretch_end = (first + 1..bytes.len()).find(|&i| cut(i)).unwrap_or(bytes.len());
+        ascii_words_of(at, stretch_start, &mut words);
+        for (offset, word) in text[stretch_start..stretch_end].split_word_bound_indices() {
             if is_term(word) {
-                sink(Token { text: lowercase(word), start: start + offset, end: start + offset + word.len() });
+                words.push((stretch_start + offset, stretch_start + offset + word.len()));
             }
         }
+        at = stretch_end;
     }
+    words
 }
 
 /// UAX #29 word boundaries restricted to ASCII, yielding only the words that hold a letter or
@@ -163,6 +192,13 @@ mod tests {
         #[test]
         fn the_ascii_path_splits_as_uax_29(text in "[a-zA-Z0-9_.:',;\" \t\n\r!?()@#/-]{0,40}") {
             proptest::prop_assert_eq!(ascii_words(text.as_bytes()).collect::<Vec<_>>(), unicode_words(&text));
+        }
+    }
+
+    proptest::proptest! {
+        #[test]
+        fn latin_text_splits_as_uax_29(text in "[a-z0-9A-Z .,:'’“”—–éüß\u{301}\u{200d}\u{ad}\t\n\r\x0b\x0c\u{a0}\u{3000}🇫🇷_-]{0,40}") {
+            proptest::prop_assert_eq!(latin_words(&text), unicode_words(&text));
         }
     }
 
