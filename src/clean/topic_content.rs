@@ -416,12 +416,18 @@ pub fn find_topic_root(tree: &TagTree, weights: &BlockWeights, config: &Cleaning
             // sections, each smaller than the headline's weight times the ratio).
             // A body of substantial text that starts right after the headline is its article,
             // whatever the weights (an h1 weighs several times); a short box after it (an
-            // author's bio under a headline-only page) is not.
+            // author's bio under a headline-only page) is not. Within the headline's own
+            // <article> (HTML5: one composition) a short text after it is its body (a short
+            // post), unless it holds a form: a newsletter sign-up box in the article of a
+            // headline-only page is the template's.
             let strength = score[root].max(body_mass);
             let body = strength >= config.title_override_ratio * score[around];
             // The gap ends where the body's first paragraph starts, not at its best one.
             let follows = follows(tree, h, region, config.max_heading_gap_terms);
-            let article_follows = follows && paragraph_score[root].max(body_mass) >= config.climb_min_text;
+            let in_story = tree.ancestors(h).any(|a| is_the_story(tree, a) && tree.contains(a, region))
+                && !tree.descendants(region).into_iter().any(|d| tree.nodes[d].tag == "form");
+            let article_follows =
+                follows && (in_story || paragraph_score[root].max(body_mass) >= config.climb_min_text);
             let headline_alone = !article_follows && (score[around] >= strength || !(body || follows));
             // Text in the page's <main> with the headline, weighed whole, outweighing it as a
             // body must (a landing page of short sections under its headline): no template
@@ -983,6 +989,24 @@ mod tests {
             founder of a brand studio; learn how you can build your own online business.</div></div></body>";
         let (tree, content) = clean(page, CleanerKind::DocView);
         assert_eq!(content.text(&tree), "Bisection Routine (Algorithm 4)");
+    }
+
+    #[test]
+    fn a_short_post_in_the_headlines_article_is_its_body_but_not_a_signup_box() {
+        let post = "<title>Recap from the conference</title><body><nav><a href=/>Home</a> <a href=/a>All</a></nav>\
+            <article><header><h1>Recap from the conference</h1><div class=meta>Posted on July 28</div></header>\
+            <div class=content><p>Here is a quick recap video from the conference:</p><p>They launched a tablet, \
+            a media player, a browser for phones and a new release, and they activate a million devices a day.</p>\
+            </div></article></body>";
+        let (tree, content) = clean(post, CleanerKind::DocView);
+        assert!(content.text(&tree).contains("a million devices a day"), "{}", content.text(&tree));
+        let signup = "<title>Discrete Convolution</title><body><nav><a href=/>Home</a> <a href=/a>All</a></nav>\
+            <article><div class=story><h1>Discrete Convolution</h1></div><div class=newsletter>\
+            <h2>Subscribe to the Morning Review newsletter</h2><p>Get the top headlines of the day delivered to \
+            your inbox every morning by subscribing to our newsletter.</p><form><input type=email></form></div>\
+            </article></body>";
+        let (tree, content) = clean(signup, CleanerKind::DocView);
+        assert_eq!(content.text(&tree), "Discrete Convolution");
     }
 
     #[test]
