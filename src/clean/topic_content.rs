@@ -848,7 +848,8 @@ mod tests {
         // first: no sibling root, no climb).
         let page = format!(
             "<title>Rail yard becomes a park</title><body><div class=headline><h1>Rail yard becomes a park</h1>\
-            </div><article itemprop=articleBody><div class=\"body-text version-2\">{}</div><div class=embed><iframe src=/player></iframe></div><div class=body-text>\
+            </div><article itemprop=articleBody><div class=\"body-text version-2\">{}</div>\
+            <div class=embed><iframe src=/player></iframe></div><div class=body-text>\
             <p>The park opens in spring with a festival on the river banks, and the city will plant a \
             thousand trees along the paths over the next two years.</p></div></article>\
             <div class=more><p>{}</p></div></body>",
