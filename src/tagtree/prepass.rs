@@ -451,6 +451,13 @@ mod tests {
         }
     }
 
+    proptest::proptest! {
+        #[test]
+        fn any_markup_is_prepared_without_panic(html in "[<>/=\"' \tab-é中!\\-]{0,60}") {
+            let _ = prepare_markup(&html, 3);
+        }
+    }
+
     #[test]
     fn garbage_does_not_panic() {
         for input in ["<", "</", "<<<>>>", "<div", "<!--", "<script>never closed", "<a/b/c/>", "\u{0}<é>"] {
