@@ -63,8 +63,8 @@ const KEPT_ATTRIBUTES: &[&str] = &[
 ];
 
 /// Removes the start and end tags nested deeper than `max_depth`, the bodies of `<script>`
-/// and `<style>` elements, and the attributes outside [`KEPT_ATTRIBUTES`]. Returns the input
-/// itself when there is nothing to remove, and whether tags were removed for depth.
+/// and `<style>` elements, and the attributes nothing reads (see the module doc). Returns
+/// the input itself when there is nothing to remove, and whether tags were removed for depth.
 pub fn prepare_markup(html: &str, max_depth: usize) -> (Cow<'_, str>, bool) {
     let mut out: Option<String> = None;
     let mut depth = 0usize;
