@@ -557,8 +557,10 @@ fn find_title_heading(tree: &TagTree, eligible: impl Fn(NodeId) -> bool) -> Opti
     headline.as_ref().and_then(best_against).or_else(|| best_against(&full))
 }
 
-/// The value of the attribute `key` among `attrs`.
+/// The value of the attribute `key` among `attrs`. The pre-pass drops every attribute it
+/// does not list as read: one read here must be listed there.
 fn attribute(attrs: &[html5ever::Attribute], key: &str) -> Option<String> {
+    debug_assert!(super::prepass::KEPT_ATTRIBUTES.contains(&key), "the pre-pass drops attribute {key}");
     attrs.iter().find(|a| &*a.name.local == key).map(|a| a.value.to_string())
 }
 

@@ -37,7 +37,7 @@ const RAW_TEXT: &[&str] =
 /// those html5ever's tree construction looks at: an `<input>`'s `type` in a table, MathML's
 /// `annotation-xml` `encoding`, a `<font>`'s `color`, `face` and `size` in foreign content;
 /// `charset` and `http-equiv` of `<meta>`.
-const KEPT_ATTRIBUTES: &[&str] = &[
+pub(crate) const KEPT_ATTRIBUTES: &[&str] = &[
     "id",
     "class",
     "href",
