@@ -471,7 +471,18 @@ impl<'a> Builder<'a> {
             let tagged = matches!(tree.nodes[id].tag.as_str(), "nav" | "aside" | "menu");
             in_navigation[id] = tagged || tree.nodes[id].parent.is_some_and(|p| in_navigation[p]);
         }
-        tree.title_heading = find_title_heading(tree, |id| !in_navigation[id]);
+        let mut in_comments = vec![false; n];
+        for id in 1..n {
+            let node = &tree.nodes[id];
+            let named = has_comment_hint(&node.hint) && !matches!(node.tag.as_str(), "body" | "article" | "main");
+            in_comments[id] = named || node.parent.is_some_and(|p| in_comments[p]);
+        }
+        // Readers' comments quote the headline too (a comment header repeating it word for
+        // word can match the title better than the headline with its comment count): a
+        // heading there is the title heading only when none elsewhere matches (some
+        // templates put the article itself in a comment list).
+        tree.title_heading = find_title_heading(tree, |id| !in_navigation[id] && !in_comments[id])
+            .or_else(|| find_title_heading(tree, |id| !in_navigation[id]));
         let mut protected = vec![false; n];
         for id in tree.title_heading.into_iter().flat_map(|h| std::iter::once(h).chain(tree.ancestors(h))) {
             protected[id] = true;
@@ -793,6 +804,26 @@ mod tests {
         ));
         assert!(t.nodes[find(&t, "comment_list")].margin);
         assert!(!t.nodes[find(&t, "post")].margin);
+    }
+
+    #[test]
+    fn a_heading_in_the_comments_is_the_title_heading_only_when_no_other_matches() {
+        // The comment section repeats the headline word for word; the story's own headline
+        // carries its comment count.
+        let t = tree(
+            "<title>Judge calls patent battles ridiculous - Slashdot</title><body><article class=story>\
+             <header class=story-head><h2>Judge calls patent battles ridiculous 69</h2></header><div class=body><p>The \
+             judge asked why the dispute should not be settled.</p></div></article><section class=comments>\
+             <div class=head><h2>Judge calls patent battles ridiculous</h2></div><p>First!</p></section></body>",
+        );
+        assert_eq!(t.title_heading, Some(find(&t, "story-head")));
+        // A template that puts the article in a comment list: its headline is still found.
+        let t = tree(
+            "<title>Library features and mechanized processing | Blog</title><body><div class=comments-template>\
+             <div class=commentlist><h1>Library features and mechanized processing</h1><p>The center combines \
+             both.</p></div></div></body>",
+        );
+        assert_eq!(t.title_heading, Some(find(&t, "commentlist")));
     }
 
     #[test]
