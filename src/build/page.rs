@@ -159,11 +159,11 @@ fn page_fingerprints(
 
 /// The terms of `nodes`, in document order (the shingles of MinHash and SimHash).
 pub fn terms_in_order(tree: &TagTree, nodes: &[usize]) -> Vec<String> {
-    nodes.iter().flat_map(|&id| tree.nodes[id].terms.iter().cloned()).collect()
+    nodes.iter().flat_map(|&id| tree.nodes[id].terms.iter().map(str::to_string)).collect()
 }
 
 /// The distinct terms of a page's visible text (a document of the stop-word sample).
 pub fn distinct_terms(raw: &RawPage, ctx: &PageContext<'_>) -> HashSet<String> {
     let (tree, _) = ctx.tag_tree(raw);
-    tree.nodes.into_iter().flat_map(|n| n.terms).collect()
+    tree.nodes.iter().flat_map(|n| n.terms.iter().map(str::to_string)).collect()
 }

@@ -56,7 +56,7 @@ pub fn feature_vector(tree: &TagTree, nodes: &[NodeId], weights: &BlockWeights, 
         let bw = weights.get(id);
         for term in &tree.nodes[id].terms {
             if !stop.is_stop(term) {
-                *raw.entry(term.clone()).or_default() += bw;
+                *raw.entry(term.to_string()).or_default() += bw;
             }
         }
     }
@@ -70,7 +70,7 @@ pub fn term_frequencies(tree: &TagTree, nodes: &[NodeId], stop: &StopWords) -> H
     for &id in nodes {
         for term in &tree.nodes[id].terms {
             if !stop.is_stop(term) {
-                *tf.entry(term.clone()).or_default() += 1;
+                *tf.entry(term.to_string()).or_default() += 1;
             }
         }
     }

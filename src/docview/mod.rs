@@ -168,7 +168,7 @@ fn relevant_hyperlinks(
                 let mut raw = std::collections::HashMap::new();
                 for term in &tree.nodes[id].terms {
                     if !stop_words.is_stop(term) {
-                        *raw.entry(term.clone()).or_insert(0.0) += 1.0;
+                        *raw.entry(term.to_string()).or_insert(0.0) += 1.0;
                     }
                 }
                 FeatureVector::from_raw(raw).cosine(topic_vector) > config.link_similarity

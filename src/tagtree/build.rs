@@ -7,7 +7,7 @@ use html5ever::tree_builder::TreeBuilderOpts;
 use html5ever::{ParseOpts, parse_document};
 use markup5ever_rcdom::{Handle, NodeData, RcDom};
 
-use super::{BlockStats, BlockType, Image, Item, Link, Node, NodeId, TagTree, WeightyTag, hint_words};
+use super::{BlockStats, BlockType, Image, Item, Link, Node, NodeId, TagTree, Terms, WeightyTag, hint_words};
 use crate::config::TagTreeConfig;
 use crate::text::for_each_token;
 
@@ -170,7 +170,7 @@ impl<'a> Builder<'a> {
             parent: None,
             children: Vec::new(),
             items: Vec::new(),
-            terms: Vec::new(),
+            terms: Terms::default(),
             own: BlockStats::default(),
             subtree: BlockStats::default(),
             weighty: Vec::new(),
@@ -350,7 +350,7 @@ impl<'a> Builder<'a> {
             parent: Some(parent),
             children: Vec::new(),
             items: Vec::new(),
-            terms: Vec::new(),
+            terms: Terms::default(),
             own: BlockStats::default(),
             subtree: BlockStats::default(),
             weighty: Vec::new(),
@@ -397,7 +397,7 @@ impl<'a> Builder<'a> {
         }
         let mut count = 0usize;
         for_each_token(&text, |token| {
-            node.terms.push(token.text.into_owned());
+            node.terms.push(&token.text);
             count += 1;
         });
         node.own.terms += count;
@@ -700,7 +700,7 @@ mod tests {
         assert_eq!(t.nodes[main].weighty[0].terms, 2);
         assert_eq!(t.nodes[main].subtree.terms, 6);
         let p = t.nodes[main].children[0];
-        assert_eq!(t.nodes[p].terms, ["some", "strong", "words", "here"]);
+        assert_eq!(t.nodes[p].terms.iter().collect::<Vec<_>>(), ["some", "strong", "words", "here"]);
         assert_eq!(t.links[0].anchor, "Home page");
         assert_eq!(t.images[0].alt, "a cat");
         assert!(!t.visible_text().contains("hidden"));

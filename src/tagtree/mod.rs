@@ -155,6 +155,60 @@ impl Image {
     }
 }
 
+/// A node's terms in order, kept in one buffer: a page has thousands of terms, and a `String`
+/// each was an allocation each (the tag tree stage on dragnet: 0.231 → 0.220 s).
+#[derive(Debug, Clone, Default, PartialEq)]
+pub struct Terms {
+    text: String,
+    /// Where each term ends in `text`.
+    ends: Vec<usize>,
+}
+
+impl Terms {
+    pub fn push(&mut self, term: &str) {
+        self.text.push_str(term);
+        self.ends.push(self.text.len());
+    }
+
+    pub fn len(&self) -> usize {
+        self.ends.len()
+    }
+
+    pub fn is_empty(&self) -> bool {
+        self.ends.is_empty()
+    }
+
+    pub fn iter(&self) -> TermsIter<'_> {
+        TermsIter { terms: self, index: 0 }
+    }
+}
+
+/// The terms of a [`Terms`], in order.
+pub struct TermsIter<'a> {
+    terms: &'a Terms,
+    index: usize,
+}
+
+impl<'a> Iterator for TermsIter<'a> {
+    type Item = &'a str;
+
+    fn next(&mut self) -> Option<&'a str> {
+        let end = *self.terms.ends.get(self.index)?;
+        let start = if self.index == 0 { 0 } else { self.terms.ends[self.index - 1] };
+        self.index += 1;
+        Some(&self.terms.text[start..end])
+    }
+}
+
+impl<'a> IntoIterator for &'a Terms {
+    type Item = &'a str;
+    type IntoIter = TermsIter<'a>;
+
+    fn into_iter(self) -> TermsIter<'a> {
+        self.iter()
+    }
+}
+
 /// A container node: a content block.
 #[derive(Debug, Clone)]
 pub struct Node {
@@ -166,7 +220,7 @@ pub struct Node {
     pub children: Vec<NodeId>,
     pub items: Vec<Item>,
     /// The node's own terms (not its children's), anchor text included, in order.
-    pub terms: Vec<String>,
+    pub terms: Terms,
     pub own: BlockStats,
     pub subtree: BlockStats,
     pub weighty: Vec<WeightyTag>,

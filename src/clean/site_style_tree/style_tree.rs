@@ -152,7 +152,7 @@ fn hash_of<T: Hash + ?Sized>(value: &T) -> u64 {
 impl<'a> PageStyle<'a> {
     pub fn new(tree: &'a TagTree) -> PageStyle<'a> {
         let mut features: Vec<Vec<u64>> =
-            tree.nodes.iter().map(|node| node.terms.iter().map(|t| hash_of(&("w", t.as_str()))).collect()).collect();
+            tree.nodes.iter().map(|node| node.terms.iter().map(|t| hash_of(&("w", t))).collect()).collect();
         for link in &tree.links {
             if let Some(own) = features.get_mut(link.node) {
                 own.push(hash_of(&("a", link.href.as_str())));
