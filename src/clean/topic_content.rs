@@ -108,7 +108,10 @@ fn clean_by_type(tree: &TagTree, weights: &BlockWeights, kind: CleanerKind, conf
     let page_type = match &search {
         None => global,
         Some(search) => {
-            let roots: Vec<NodeId> = search.roots.iter().flat_map(|&r| tree.descendants(r)).collect();
+            // The root's area without its margins, as the paper's central area (§4.1): a
+            // story's own tag list, share bar or comment links do not make it a hub page.
+            let roots: Vec<NodeId> =
+                search.roots.iter().flat_map(|&r| tree.descendants(r)).filter(|&id| !tree.nodes[id].margin).collect();
             let top = tree.nodes[search.root].parent.unwrap_or(search.root);
             let around: Vec<NodeId> = tree.descendants(top).into_iter().filter(|&id| !tree.nodes[id].margin).collect();
             // An article illustrated with many photos is no gallery: a paragraph of substance
@@ -1008,6 +1011,20 @@ mod tests {
             </article></body>";
         let (tree, content) = clean(signup, CleanerKind::DocView);
         assert_eq!(content.text(&tree), "Discrete Convolution");
+    }
+
+    #[test]
+    fn a_storys_own_link_lists_do_not_make_it_a_hub_page() {
+        let tags: String = (0..30).map(|i| format!("<li><a href=/t{i}>Topic tag number {i}</a></li>")).collect();
+        let page = format!(
+            "<title>Rail yard becomes a park</title><body><nav><a href=/>Home</a></nav><article>\
+            <header><h1>Rail yard becomes a park</h1></header><div class=body><p>{RAIL_YARD}</p>\
+            <div class=menu><ul>{tags}</ul></div></div></article></body>"
+        );
+        let (tree, content) = clean(&page, CleanerKind::DocView);
+        assert_eq!(content.page_type, BlockType::Topic);
+        assert!(content.text(&tree).contains("rail yard into a park"), "{}", content.text(&tree));
+        assert!(!content.text(&tree).contains("Topic tag"), "{}", content.text(&tree));
     }
 
     #[test]
