@@ -427,10 +427,12 @@ pub fn find_topic_root(tree: &TagTree, weights: &BlockWeights, config: &Cleaning
             let body = strength >= config.title_override_ratio * score[around];
             // The gap ends where the body's first paragraph starts, not at its best one.
             let follows = follows(tree, h, region, config.max_heading_gap_terms);
-            let in_story = tree.ancestors(h).any(|a| is_the_story(tree, a) && tree.contains(a, region))
-                && !tree.descendants(region).into_iter().any(|d| tree.nodes[d].tag == "form");
+            let in_story = || {
+                tree.ancestors(h).any(|a| is_the_story(tree, a) && tree.contains(a, region))
+                    && !tree.descendants(region).into_iter().any(|d| tree.nodes[d].tag == "form")
+            };
             let article_follows =
-                follows && (in_story || paragraph_score[root].max(body_mass) >= config.climb_min_text);
+                follows && (paragraph_score[root].max(body_mass) >= config.climb_min_text || in_story());
             let headline_alone = !article_follows && (score[around] >= strength || !(body || follows));
             // Text in the page's <main> with the headline, weighed whole, outweighing it as a
             // body must (a landing page of short sections under its headline): no template

@@ -481,8 +481,7 @@ impl<'a> Builder<'a> {
         // word can match the title better than the headline with its comment count): a
         // heading there is the title heading only when none elsewhere matches (some
         // templates put the article itself in a comment list).
-        tree.title_heading = find_title_heading(tree, |id| !in_navigation[id] && !in_comments[id])
-            .or_else(|| find_title_heading(tree, |id| !in_navigation[id]));
+        tree.title_heading = find_title_heading(tree, |id| !in_navigation[id], |id| !in_comments[id]);
         let mut protected = vec![false; n];
         for id in tree.title_heading.into_iter().flat_map(|h| std::iter::once(h).chain(tree.ancestors(h))) {
             protected[id] = true;
@@ -528,8 +527,13 @@ const TITLE_SEPARATORS: &[&str] = &[" | ", " - ", " – ", " — ", " :: ", " »
 /// the site's name is often a heading too, so headings are matched against the title without
 /// its last segment first, and against the whole title only if none matches that. Among
 /// headings matching alike, the one matching more of the title wins ("Site: Headline"
-/// titles), then the higher level.
-fn find_title_heading(tree: &TagTree, eligible: impl Fn(NodeId) -> bool) -> Option<NodeId> {
+/// titles), then the higher level. Headings in nodes `preferred` allows are tried first; the
+/// others only when none of those matches.
+fn find_title_heading(
+    tree: &TagTree,
+    eligible: impl Fn(NodeId) -> bool,
+    preferred: impl Fn(NodeId) -> bool,
+) -> Option<NodeId> {
     let full: HashSet<String> = crate::text::terms(&tree.title).into_iter().collect();
     if full.is_empty() {
         return None;
@@ -538,7 +542,7 @@ fn find_title_heading(tree: &TagTree, eligible: impl Fn(NodeId) -> bool) -> Opti
     let headline: Option<HashSet<String>> = cut
         .map(|i| crate::text::terms(&tree.title[..i]).into_iter().collect())
         .filter(|t: &HashSet<String>| !t.is_empty());
-    let headings: Vec<(NodeId, Vec<String>, u8)> = tree
+    let headings: Vec<(NodeId, Vec<String>, u8, bool)> = tree
         .nodes
         .iter()
         .enumerate()
@@ -550,10 +554,11 @@ fn find_title_heading(tree: &TagTree, eligible: impl Fn(NodeId) -> bool) -> Opti
                 .map(move |w| (id, crate::text::terms(&w.text), w.tag.as_bytes()[1]))
         })
         .filter(|(_, terms, _)| terms.len() >= 2)
+        .map(|(id, terms, level)| (id, terms, level, preferred(id)))
         .collect();
-    let best_against = |title: &HashSet<String>| {
+    let best_against = |title: &HashSet<String>, preferred_only: bool| {
         let mut best: Option<(NodeId, f64, usize, u8)> = None;
-        for (id, terms, level) in &headings {
+        for (id, terms, level, _) in headings.iter().filter(|h| h.3 || !preferred_only) {
             let matched = terms.iter().filter(|t| title.contains(*t)).count();
             let overlap = matched as f64 / terms.len() as f64;
             let better = best.is_none_or(|(_, o, m, l)| {
@@ -565,7 +570,10 @@ fn find_title_heading(tree: &TagTree, eligible: impl Fn(NodeId) -> bool) -> Opti
         }
         best.map(|(id, _, _, _)| id)
     };
-    headline.as_ref().and_then(best_against).or_else(|| best_against(&full))
+    let pick = |preferred_only: bool| {
+        headline.as_ref().and_then(|h| best_against(h, preferred_only)).or_else(|| best_against(&full, preferred_only))
+    };
+    pick(true).or_else(|| pick(false))
 }
 
 /// The value of the attribute `key` among `attrs`. The pre-pass drops every attribute it

@@ -137,8 +137,8 @@ fn attribute_name(attribute: &str) -> &str {
 fn kept(attribute: &str) -> bool {
     let name = attribute_name(attribute);
     if name.eq_ignore_ascii_case("style") {
-        let value = attribute.to_ascii_lowercase();
-        return value.contains("none") || value.contains("hidden");
+        let holds = |word: &[u8]| attribute.as_bytes().windows(word.len()).any(|w| w.eq_ignore_ascii_case(word));
+        return holds(b"none") || holds(b"hidden");
     }
     KEPT_ATTRIBUTES.iter().any(|k| k.eq_ignore_ascii_case(name))
 }

@@ -78,46 +78,47 @@ fn emit_run<'a>(text: &'a str, start: usize, end: usize, cjk: bool, sink: &mut i
             }
         }
     } else {
-        for (offset, end_offset) in latin_words(run) {
+        latin_words(run, |offset, end_offset| {
             let word = &run[offset..end_offset];
             sink(Token { text: lowercase(word), start: start + offset, end: start + end_offset });
-        }
+        });
     }
 }
 
-/// The spans of the UAX #29 words of `text` that hold a letter or digit, the ASCII stretches
+/// Calls `emit` with the spans of the UAX #29 words of `text` that hold a letter or digit, in
+/// order, the ASCII stretches
 /// by [`ascii_words`]: a curly quote or an accented letter sends only its own stretch between
 /// spaces to the general segmenter, not the whole paragraph. The stretches are cut where an
 /// ASCII whitespace character is followed by an ASCII character that is not whitespace: UAX
 /// #29 breaks there (no rule joins across whitespace, and an ASCII character is never an
 /// Extend or Format character that WB4 would attach to the space), so each stretch splits as
 /// it would within the whole text (a property test checks it).
-fn latin_words(text: &str) -> Vec<(usize, usize)> {
+fn latin_words(text: &str, mut emit: impl FnMut(usize, usize)) {
     let bytes = text.as_bytes();
     let cut = |i: usize| {
         i == 0 || (bytes[i - 1].is_ascii_whitespace() && bytes[i].is_ascii() && !bytes[i].is_ascii_whitespace())
     };
-    let mut words = Vec::new();
-    let ascii_words_of = |from: usize, to: usize, words: &mut Vec<(usize, usize)>| {
-        words.extend(ascii_words(&bytes[from..to]).map(|(a, b)| (from + a, from + b)));
-    };
+    fn ascii_words_of(bytes: &[u8], from: usize, to: usize, emit: &mut impl FnMut(usize, usize)) {
+        for (a, b) in ascii_words(&bytes[from..to]) {
+            emit(from + a, from + b);
+        }
+    }
     let mut at = 0;
     while at < bytes.len() {
         let Some(first) = bytes[at..].iter().position(|b| !b.is_ascii()).map(|k| at + k) else {
-            ascii_words_of(at, bytes.len(), &mut words);
+            ascii_words_of(bytes, at, bytes.len(), &mut emit);
             break;
         };
         let stretch_start = (at..=first).rev().find(|&i| i == at || cut(i)).unwrap_or(at);
         let stretch_end = (first + 1..bytes.len()).find(|&i| cut(i)).unwrap_or(bytes.len());
-        ascii_words_of(at, stretch_start, &mut words);
+        ascii_words_of(bytes, at, stretch_start, &mut emit);
         for (offset, word) in text[stretch_start..stretch_end].split_word_bound_indices() {
             if is_term(word) {
-                words.push((stretch_start + offset, stretch_start + offset + word.len()));
+                emit(stretch_start + offset, stretch_start + offset + word.len());
             }
         }
         at = stretch_end;
     }
-    words
 }
 
 /// UAX #29 word boundaries restricted to ASCII, yielding only the words that hold a letter or
@@ -198,7 +199,9 @@ mod tests {
     proptest::proptest! {
         #[test]
         fn latin_text_splits_as_uax_29(text in "[a-z0-9A-Z .,:'’“”—–éüß\u{301}\u{200d}\u{ad}\t\n\r\x0b\x0c\u{a0}\u{3000}🇫🇷_-]{0,40}") {
-            proptest::prop_assert_eq!(latin_words(&text), unicode_words(&text));
+            let mut spans = Vec::new();
+            latin_words(&text, |start, end| spans.push((start, end)));
+            proptest::prop_assert_eq!(spans, unicode_words(&text));
         }
     }
 
