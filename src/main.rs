@@ -15,7 +15,7 @@ use clap::{Args, Parser, Subcommand};
 use indicatif::{ProgressBar, ProgressStyle};
 
 use indexer::build::{BuildMode, BuildObserver, BuildSummary, build, build_with_mode};
-use indexer::clean::CleanerKind;
+use indexer::clean::{CleanerKind, HeadlinePlacement};
 use indexer::config::Config;
 use indexer::eval::disk::{measure_disk, read_terms, sample_terms};
 use indexer::eval::report::{EvalConfig, ReportOptions, collection_report, write_report};
@@ -262,6 +262,11 @@ struct ExtractArgs {
     /// The page cleaner.
     #[arg(long, value_parser = clap::builder::PossibleValuesParser::new(CleanerKind::NAMES))]
     cleaner: Option<String>,
+    /// Keep the headline as the text's first line. By default the text is the body, as
+    /// article extractors write it, and the headline goes to manifest.tsv's `headline`
+    /// column (a build indexes it with the topic content either way).
+    #[arg(long)]
+    with_headline: bool,
     /// Print the summary as JSON on stdout.
     #[arg(long)]
     json: bool,
@@ -424,6 +429,11 @@ struct EvalCleanArgs {
     /// Score every cleaner.
     #[arg(long)]
     all: bool,
+    /// Score the text with its headline as the first line (`extract --with-headline`); by
+    /// default the headline is left out, as `extract` writes it. With --all and --config, the
+    /// table has a row for docview with its headline anyway.
+    #[arg(long)]
+    with_headline: bool,
     /// Also leave out the pages this cleaner's model was trained on (compare cleaners on the
     /// same held-out pages, e.g. --cleaner docview --held-out-of mountain).
     #[arg(long, value_name = "CLEANER", value_parser = clap::builder::PossibleValuesParser::new(CleanerKind::NAMES))]
@@ -829,7 +839,8 @@ fn extract_command(args: ExtractArgs) -> Result<ExitCode> {
         config.cleaning.cleaner = cleaner;
     }
     let observer = CliObserver { bar: None, quiet: args.quiet, shown: Mutex::new(HashMap::new()) };
-    let summary = indexer::build::extract(&args.inputs, &args.out, &config, &observer)?;
+    let headline = if args.with_headline { HeadlinePlacement::Inline } else { HeadlinePlacement::Apart };
+    let summary = indexer::build::extract(&args.inputs, &args.out, headline, &config, &observer)?;
     if args.json {
         outln!("{}", serde_json::to_string(&summary)?);
     } else {
@@ -1055,8 +1066,22 @@ fn eval_clean_command(args: EvalCleanArgs) -> Result<ExitCode> {
     use indexer::eval::clean_report::{
         CleaningCell, CleaningEvalConfig, CleaningReport, GoldSetConfig, write_cleaning_report,
     };
-    let cleaners: Vec<&str> = if args.all { CleanerKind::NAMES.to_vec() } else { vec![args.cleaner.as_str()] };
     let config = args.config.as_deref().map(CleaningEvalConfig::from_file).transpose()?;
+    // Rows: (row name, cleaner, headline placement). The table also scores docview with its
+    // headline placed the other way, so that the convention's effect on each set is seen.
+    let placement = |inline: bool| if inline { HeadlinePlacement::Inline } else { HeadlinePlacement::Apart };
+    let mut rows: Vec<(String, CleanerKind, HeadlinePlacement)> = if args.all {
+        CleanerKind::NAMES.iter().filter_map(|name| CleanerKind::from_name(name)).collect()
+    } else {
+        vec![CleanerKind::from_name(&args.cleaner).context("unknown cleaner")?]
+    }
+    .into_iter()
+    .map(|kind| (kind.name().to_string(), kind, placement(args.with_headline)))
+    .collect();
+    if args.all && config.is_some() {
+        let other = if args.with_headline { "docview, headline apart" } else { "docview, headline inline" };
+        rows.insert(1, (other.to_string(), CleanerKind::DocView, placement(!args.with_headline)));
+    }
     let sets: Vec<GoldSetConfig> = match (&config, &args.html, &args.gold) {
         (Some(config), _, _) => {
             let unknown: Vec<&String> =
@@ -1086,13 +1111,13 @@ fn eval_clean_command(args: EvalCleanArgs) -> Result<ExitCode> {
         if config.is_some() {
             let floor = indexer::eval::clean::parse_floor(&set);
             if !args.json {
-                outln!("{:<12} {:<14} decode + html5ever parse only: {floor:.0} pages/s", set_config.name, "(floor)");
+                outln!("{:<12} {:<24} decode + html5ever parse only: {floor:.0} pages/s", set_config.name, "(floor)");
             }
             parse_floor.push(floor);
         }
-        for name in &cleaners {
-            let kind = CleanerKind::from_name(name).context("unknown cleaner")?;
-            let score = evaluate_cleaner_held_out(&set, kind, &held_out_of)?;
+        for (row, kind, headline) in &rows {
+            let mut score = evaluate_cleaner_held_out(&set, *kind, &held_out_of, *headline)?;
+            score.cleaner = row.clone();
             if args.json {
                 outln!("{}", serde_json::json!({"set": set_config.name, "score": score}));
             } else {
@@ -1101,7 +1126,7 @@ fn eval_clean_command(args: EvalCleanArgs) -> Result<ExitCode> {
                     n => format!("  (held out: {n} training pages skipped)"),
                 };
                 outln!(
-                    "{:<12} {:<14} pages {:>4}  P {:.3}  R {:.3}  F1 {:.3}  mean page F1 {:.3}  empty {:>3}  {:.0} pages/s{}",
+                    "{:<12} {:<24} pages {:>4}  P {:.3}  R {:.3}  F1 {:.3}  mean page F1 {:.3}  empty {:>3}  {:.0} pages/s{}",
                     if config.is_some() { set_config.name.as_str() } else { "" },
                     score.cleaner,
                     score.pages,
@@ -1132,7 +1157,7 @@ fn eval_clean_command(args: EvalCleanArgs) -> Result<ExitCode> {
             .collect();
         let report = CleaningReport {
             sets: sets.iter().map(|s| s.name.clone()).collect(),
-            cleaners: cleaners.iter().map(|c| c.to_string()).collect(),
+            cleaners: rows.iter().map(|(row, _, _)| row.clone()).collect(),
             cells,
             max_pages: args.max_pages,
             reference_note: config.reference_note.clone(),

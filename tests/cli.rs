@@ -314,14 +314,33 @@ fn extract_writes_each_pages_topic_content_under_its_stem() {
         .success()
         .stdout(predicate::str::contains("9 pages read, 8 files written"))
         .stdout(predicate::str::contains("1 skipped (not-html 1)"));
-    // What extract writes is what the default cleaner's golden topic content says.
-    for case in ["news-article", "chinese-gbk", "table-layout"] {
-        let extracted = std::fs::read_to_string(out.path().join(format!("{case}.txt"))).unwrap();
-        let golden = std::fs::read_to_string(repo_path(&format!("tests/fixtures/clean/{case}/topic.txt"))).unwrap();
-        let golden_text = golden.split_once("\n\n").unwrap().1;
-        assert_eq!(extracted.trim_end(), golden_text.trim_end(), "{case}");
-    }
+    // What extract writes is the default cleaner's golden topic content without its headline
+    // (the heading matching <title>, the first line of two of these pages; the third, an
+    // "Untitled Document", has none), which goes to the manifest; with --with-headline, the
+    // golden topic content itself.
+    let inline = tempfile::tempdir().unwrap();
+    indexer()
+        .args(["extract", "--quiet", "--with-headline"])
+        .arg(input.path())
+        .arg("--out")
+        .arg(inline.path())
+        .assert()
+        .success();
     let manifest = std::fs::read_to_string(out.path().join("manifest.tsv")).unwrap();
+    for (case, has_headline) in [("news-article", true), ("chinese-gbk", true), ("table-layout", false)] {
+        let read = |dir: &std::path::Path| std::fs::read_to_string(dir.join(format!("{case}.txt"))).unwrap();
+        let golden = std::fs::read_to_string(repo_path(&format!("tests/fixtures/clean/{case}/topic.txt"))).unwrap();
+        let golden_text = golden.split_once("\n\n").unwrap().1.trim_end();
+        let (headline, body) = match has_headline {
+            true => golden_text.split_once('\n').unwrap(),
+            false => ("", golden_text),
+        };
+        assert_eq!(read(out.path()).trim_end(), body, "{case}");
+        assert_eq!(read(inline.path()).trim_end(), golden_text, "{case}");
+        let line = manifest.lines().find(|l| l.starts_with(&format!("{case}.txt\t"))).unwrap();
+        assert_eq!(line.rsplit('\t').next(), Some(headline), "{manifest}");
+    }
+    assert_eq!(manifest.lines().next(), Some("file\turl\tpage_type\torigin\theadline"));
     assert_eq!(manifest.lines().count(), 1 + 8, "{manifest}");
     assert!(manifest.lines().any(|l| l.starts_with("hub-page.txt\t") && l.contains("\thub\t")), "{manifest}");
 }
@@ -333,8 +352,10 @@ fn eval_clean_writes_the_configs_report_for_the_full_table_only() {
     std::fs::create_dir_all(&html).unwrap();
     std::fs::create_dir_all(&gold).unwrap();
     std::fs::copy(repo_path("tests/fixtures/pages/news-article.html"), html.join("news-article.html")).unwrap();
+    // Gold without the headline (the article body), as extract writes it by default.
     let golden = std::fs::read_to_string(repo_path("tests/fixtures/clean/news-article/topic.txt")).unwrap();
-    std::fs::write(gold.join("news-article.txt"), golden.split_once("\n\n").unwrap().1).unwrap();
+    let (_, body) = golden.split_once("\n\n").unwrap().1.split_once('\n').unwrap();
+    std::fs::write(gold.join("news-article.txt"), body).unwrap();
     let config = dir.path().join("cleaning.toml");
     std::fs::write(&config, "report = \"table\"\n[[sets]]\nname = \"ours\"\nhtml = \"html\"\ngold = \"gold\"\n")
         .unwrap();
@@ -353,4 +374,7 @@ fn eval_clean_writes_the_configs_report_for_the_full_table_only() {
     indexer().args(["eval", "clean", "--all", "--config"]).arg(&config).assert().success();
     let report = std::fs::read_to_string(table.join("report.md")).unwrap();
     assert!(["docview", "sst", "mountain", "pab"].iter().all(|c| report.contains(c)), "{report}");
+    // The headline's row: docview with it inline scores below 1 on body-only gold.
+    let inline = report.lines().find(|l| l.starts_with("| docview, headline inline |")).expect("the headline row");
+    assert!(!inline.contains("1.000"), "{report}");
 }

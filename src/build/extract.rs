@@ -19,7 +19,7 @@ use serde::Serialize;
 
 use super::page::is_binary;
 use super::{BuildError, BuildObserver, PageContext, learned_cleaner};
-use crate::clean::{block_weights, site_of};
+use crate::clean::{HeadlinePlacement, block_weights, site_of};
 use crate::config::Config;
 use crate::input::{ByteCounter, InputEvent, RawPage, SkipReason, Skipped, Source};
 use crate::tagtree::BlockType;
@@ -37,10 +37,12 @@ pub struct ExtractSummary {
     pub elapsed_seconds: f64,
 }
 
-/// Writes the topic content of every page of `inputs` into `out`.
+/// Writes the topic content of every page of `inputs` into `out`, with the headline placed
+/// as `headline` says.
 pub fn extract(
     inputs: &[PathBuf],
     out: &Path,
+    headline: HeadlinePlacement,
     config: &Config,
     observer: &dyn BuildObserver,
 ) -> Result<ExtractSummary, BuildError> {
@@ -60,7 +62,7 @@ pub fn extract(
 
     let manifest_path = out.join("manifest.tsv");
     let mut manifest = BufWriter::new(File::create(&manifest_path).map_err(write_error(&manifest_path))?);
-    writeln!(manifest, "file\turl\tpage_type\torigin").map_err(write_error(&manifest_path))?;
+    writeln!(manifest, "file\turl\tpage_type\torigin\theadline").map_err(write_error(&manifest_path))?;
     let mut summary = ExtractSummary { cleaner: ctx.cleaner.kind().name().to_string(), ..Default::default() };
     let mut names = FileNames::default();
     let counter = ByteCounter::default();
@@ -70,16 +72,16 @@ pub fn extract(
         let mut batch: Vec<InputEvent> = Vec::with_capacity(batch_size);
         let mut failure: Option<BuildError> = None;
         let mut flush = |batch: &mut Vec<InputEvent>, summary: &mut ExtractSummary| -> Result<(), BuildError> {
-            let results: Vec<Result<(RawPage, BlockType, String), Skipped>> = std::mem::take(batch)
+            let results: Vec<Result<ExtractedPage, Skipped>> = std::mem::take(batch)
                 .into_par_iter()
                 .map(|event| match event {
-                    InputEvent::Page(raw) => topic_text(raw, &ctx, config),
+                    InputEvent::Page(raw) => topic_text(raw, &ctx, headline, config),
                     InputEvent::Skipped(skipped) => Err(skipped),
                 })
                 .collect();
             for result in results {
                 summary.pages_read += 1;
-                let (raw, page_type, text) = match result {
+                let ExtractedPage { raw, page_type, text, headline } = match result {
                     Ok(page) => page,
                     Err(skipped) => {
                         *summary.skipped.entry(skipped.reason).or_default() += 1;
@@ -94,8 +96,9 @@ pub fn extract(
                 if text.is_empty() {
                     summary.empty += 1;
                 }
-                let origin = raw.origin.replace(['\t', '\n'], " ");
-                writeln!(manifest, "{name}\t{}\t{}\t{origin}", raw.url, page_type.as_str())
+                let field = |text: &str| text.replace(['\t', '\n', '\r'], " ");
+                let (origin, headline) = (field(&raw.origin), field(headline.as_deref().unwrap_or_default()));
+                writeln!(manifest, "{name}\t{}\t{}\t{origin}\t{headline}", raw.url, page_type.as_str())
                     .map_err(write_error(&manifest_path))?;
             }
             observer.progress(counter.get(), total_bytes, summary.pages_read);
@@ -124,8 +127,22 @@ pub fn extract(
     Ok(summary)
 }
 
+/// One page's extraction: its text file's content and its manifest line's.
+struct ExtractedPage {
+    raw: RawPage,
+    page_type: BlockType,
+    text: String,
+    /// The topic content's headline, if it holds one.
+    headline: Option<String>,
+}
+
 /// The cleaner's topic content of one page, as text.
-fn topic_text(raw: RawPage, ctx: &PageContext<'_>, config: &Config) -> Result<(RawPage, BlockType, String), Skipped> {
+fn topic_text(
+    raw: RawPage,
+    ctx: &PageContext<'_>,
+    headline: HeadlinePlacement,
+    config: &Config,
+) -> Result<ExtractedPage, Skipped> {
     if is_binary(&raw.bytes) {
         return Err(Skipped {
             origin: raw.origin,
@@ -136,11 +153,11 @@ fn topic_text(raw: RawPage, ctx: &PageContext<'_>, config: &Config) -> Result<(R
     let (tree, _) = ctx.tag_tree(&raw);
     let weights = block_weights(&tree, &config.block_weight);
     let content = ctx.cleaner.clean(&site_of(&raw.url), &tree, &weights, config);
-    let mut text = content.text(&tree);
+    let mut text = content.text_with(&tree, headline);
     if !text.is_empty() && !text.ends_with('\n') {
         text.push('\n');
     }
-    Ok((raw, content.page_type, text))
+    Ok(ExtractedPage { raw, page_type: content.page_type, text, headline: content.headline(&tree) })
 }
 
 /// Output file names: the page file's stem, made unique, or a running number.

@@ -29,7 +29,7 @@ mod topic_content;
 pub use block_weight::{BlockWeights, block_weights};
 pub use features::{FeatureVector, feature_vector, term_frequencies};
 pub use page_type::{page_type, type_of_area};
-pub use topic_content::{TopicContent, clean_page};
+pub use topic_content::{HeadlinePlacement, TopicContent, clean_page};
 
 use std::sync::Arc;
 

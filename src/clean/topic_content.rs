@@ -34,6 +34,27 @@ impl TopicContent {
         tree.render_text(|id| self.keep[id])
     }
 
+    /// The topic content as text, with its headline where `headline` says: the text
+    /// `indexer extract` writes and `indexer eval clean` scores.
+    pub fn text_with(&self, tree: &TagTree, headline: HeadlinePlacement) -> String {
+        match (headline, self.headline_tag(tree)) {
+            (HeadlinePlacement::Apart, Some((node, tag))) => {
+                tree.render_text_without(|id| self.keep[id], node, tag.items.clone())
+            }
+            _ => self.text(tree),
+        }
+    }
+
+    /// The headline, when the topic content holds it: the text of the page's title heading
+    /// (the h1–h3 matching `<title>`, see [`TagTree::title_heading`]).
+    pub fn headline(&self, tree: &TagTree) -> Option<String> {
+        self.headline_tag(tree).map(|(_, tag)| crate::tagtree::collapse_whitespace(&tag.text)).filter(|t| !t.is_empty())
+    }
+
+    fn headline_tag<'t>(&self, tree: &'t TagTree) -> Option<(NodeId, &'t crate::tagtree::WeightyTag)> {
+        tree.headline().filter(|&(node, _)| self.keep[node])
+    }
+
     /// The purified page (§4.2's "topic content page").
     pub fn html(&self, tree: &TagTree, title: &str, base: Option<&url::Url>) -> String {
         tree.render_html(title, base, |id| self.keep[id])
@@ -43,6 +64,21 @@ impl TopicContent {
     pub fn terms(&self, tree: &TagTree) -> usize {
         self.nodes.iter().map(|&id| tree.nodes[id].own.terms).sum()
     }
+}
+
+/// Where extracted text puts the page's headline.
+///
+/// The DocView record holds the title apart from the topic content, and so do article
+/// extractors: trafilatura's text output (the reference of the cleaning table) and the
+/// `articleBody` of schema.org leave the headline out. `Apart` writes the body only, the
+/// headline going to `extract`'s manifest; `Inline` keeps it as the first line. Build and
+/// index keep it in the topic content either way: its terms are the page's first keywords
+/// and part of its fingerprint.
+#[derive(Debug, Clone, Copy, Default, PartialEq, Eq)]
+pub enum HeadlinePlacement {
+    #[default]
+    Apart,
+    Inline,
 }
 
 /// Cleans a page (§4): its type, then its topic content.
@@ -753,6 +789,30 @@ mod tests {
                 )
             })
             .collect()
+    }
+
+    #[test]
+    fn extracted_text_puts_the_headline_apart_or_inline() {
+        // The headline shares its container with a dateline and the first paragraph, and is
+        // split over a nested container: only the heading's own items go.
+        let page = "<title>Tidal power comes of age | Example News</title><body><nav><a href=/>Home</a></nav>\
+            <div class=story><h1>Tidal power <div class=kicker>comes of age</div></h1>Published March 3\
+            <p>Turbines under the strait now feed the grid as steadily as the tides turn, twice a day, every day.</p>\
+            <p>Engineers expect the second array to double the output of the first by the end of next year.</p>\
+            </div></body>";
+        let (tree, content) = clean(page, CleanerKind::DocView);
+        let inline = content.text_with(&tree, HeadlinePlacement::Inline);
+        assert_eq!(inline, content.text(&tree));
+        assert!(inline.starts_with("Tidal power\ncomes of age\nPublished March 3\nTurbines"), "{inline}");
+        let apart = content.text_with(&tree, HeadlinePlacement::Apart);
+        assert!(apart.starts_with("Published March 3\nTurbines under the strait"), "{apart}");
+        assert!(apart.ends_with("by the end of next year."), "{apart}");
+        assert_eq!(content.headline(&tree).as_deref(), Some("Tidal power comes of age"));
+        // No title heading: nothing to put apart.
+        let (tree, content) =
+            clean(&page.replace("<title>Tidal power comes of age", "<title>Home"), CleanerKind::DocView);
+        assert_eq!(content.headline(&tree), None);
+        assert_eq!(content.text_with(&tree, HeadlinePlacement::Apart), content.text(&tree));
     }
 
     #[test]

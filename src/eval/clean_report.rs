@@ -114,7 +114,11 @@ fn markdown(report: &CleaningReport, command: &str) -> String {
         md,
         "Token-bag precision, recall and F1 of each cleaner's topic content against the gold text \
          (the metric is described in `src/eval/clean.rs`); pages per second on one thread, including \
-         decoding and parsing.{}\n",
+         decoding and parsing. The text scored is what `indexer extract` writes: the topic content \
+         without its headline (the heading matching `<title>`), as trafilatura's text output and \
+         `articleBody` gold have it, unless the command says `--with-headline`; a row named \
+         \"headline inline\" (or \"apart\") places it the other way. Gold conventions differ: \
+         aeb's gold leaves headlines out, dragnet's keeps them.{}\n",
         match report.max_pages {
             Some(n) => format!(" Short run: at most {n} pages per set."),
             None => String::new(),

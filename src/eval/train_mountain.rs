@@ -141,7 +141,7 @@ mod tests {
 
     #[test]
     fn evaluation_leaves_out_the_pages_the_built_in_model_was_trained_on() {
-        use crate::clean::CleanerKind;
+        use crate::clean::{CleanerKind, HeadlinePlacement};
         use crate::eval::clean::{evaluate_cleaner, evaluate_cleaner_held_out};
         let model = RidgeModel::load("").unwrap();
         let (set_name, trained_stem) = model.training_pages[0].split_once('/').unwrap();
@@ -158,7 +158,9 @@ mod tests {
         assert_eq!((mountain.pages, mountain.held_out_excluded), (1, 1));
         let docview = evaluate_cleaner(&set, CleanerKind::DocView).unwrap();
         assert_eq!((docview.pages, docview.held_out_excluded), (2, 0));
-        let same_pages = evaluate_cleaner_held_out(&set, CleanerKind::DocView, &[CleanerKind::Mountain]).unwrap();
+        let same_pages =
+            evaluate_cleaner_held_out(&set, CleanerKind::DocView, &[CleanerKind::Mountain], HeadlinePlacement::Apart)
+                .unwrap();
         assert_eq!((same_pages.pages, same_pages.held_out_excluded), (1, 1));
     }
 

@@ -191,6 +191,7 @@ impl<'a> Builder<'a> {
                 lang: None,
                 depth_capped: false,
                 title_heading: None,
+                title_heading_tag: 0,
             },
             containers: vec![TagTree::ROOT],
             link: None,
@@ -216,7 +217,10 @@ impl<'a> Builder<'a> {
                 }
                 Frame::EndLink(previous) => self.link = previous,
                 Frame::EndWeighty => {
-                    self.weighty.pop();
+                    if let Some((node, index)) = self.weighty.pop() {
+                        let end = self.tree.nodes[node].items.len();
+                        self.tree.nodes[node].weighty[index].items.end = end;
+                    }
                 }
                 Frame::Break => self.push_break(),
                 Frame::EndTitle => self.in_title = false,
@@ -324,12 +328,14 @@ impl<'a> Builder<'a> {
                 }
                 if self.weighty_tags.contains(tag) {
                     let node = self.current();
+                    let start = self.tree.nodes[node].items.len();
                     self.tree.nodes[node].weighty.push(WeightyTag {
                         tag: tag.to_string(),
                         text: String::new(),
                         terms: 0,
                         anchor_terms: 0,
                         images: 0,
+                        items: start..start,
                     });
                     self.weighty.push((node, self.tree.nodes[node].weighty.len() - 1));
                     stack.push(Frame::EndWeighty);
@@ -481,7 +487,9 @@ impl<'a> Builder<'a> {
         // word can match the title better than the headline with its comment count): a
         // heading there is the title heading only when none elsewhere matches (some
         // templates put the article itself in a comment list).
-        tree.title_heading = find_title_heading(tree, |id| !in_navigation[id], |id| !in_comments[id]);
+        let headline = find_title_heading(tree, |id| !in_navigation[id], |id| !in_comments[id]);
+        tree.title_heading = headline.map(|(id, _)| id);
+        tree.title_heading_tag = headline.map_or(0, |(_, tag)| tag);
         let mut protected = vec![false; n];
         for id in tree.title_heading.into_iter().flat_map(|h| std::iter::once(h).chain(tree.ancestors(h))) {
             protected[id] = true;
@@ -528,12 +536,13 @@ const TITLE_SEPARATORS: &[&str] = &[" | ", " - ", " – ", " — ", " :: ", " »
 /// its last segment first, and against the whole title only if none matches that. Among
 /// headings matching alike, the one matching more of the title wins ("Site: Headline"
 /// titles), then the higher level. Headings in nodes `preferred` allows are tried first; the
-/// others only when none of those matches.
+/// others only when none of those matches. Returns the heading's container and its index
+/// among the container's weighty tags.
 fn find_title_heading(
     tree: &TagTree,
     eligible: impl Fn(NodeId) -> bool,
     preferred: impl Fn(NodeId) -> bool,
-) -> Option<NodeId> {
+) -> Option<(NodeId, usize)> {
     let full: HashSet<String> = crate::text::terms(&tree.title).into_iter().collect();
     if full.is_empty() {
         return None;
@@ -542,7 +551,9 @@ fn find_title_heading(
     let headline: Option<HashSet<String>> = cut
         .map(|i| crate::text::terms(&tree.title[..i]).into_iter().collect())
         .filter(|t: &HashSet<String>| !t.is_empty());
-    let headings: Vec<(NodeId, Vec<String>, u8, bool)> = tree
+    // (container, index among its weighty tags), terms, level, preferred.
+    type Heading = ((NodeId, usize), Vec<String>, u8, bool);
+    let headings: Vec<Heading> = tree
         .nodes
         .iter()
         .enumerate()
@@ -550,25 +561,26 @@ fn find_title_heading(
         .flat_map(|(id, node)| {
             node.weighty
                 .iter()
-                .filter(|w| matches!(w.tag.as_str(), "h1" | "h2" | "h3"))
-                .map(move |w| (id, crate::text::terms(&w.text), w.tag.as_bytes()[1]))
+                .enumerate()
+                .filter(|(_, w)| matches!(w.tag.as_str(), "h1" | "h2" | "h3"))
+                .map(move |(tag, w)| ((id, tag), crate::text::terms(&w.text), w.tag.as_bytes()[1]))
         })
         .filter(|(_, terms, _)| terms.len() >= 2)
-        .map(|(id, terms, level)| (id, terms, level, preferred(id)))
+        .map(|(at, terms, level)| (at, terms, level, preferred(at.0)))
         .collect();
     let best_against = |title: &HashSet<String>, preferred_only: bool| {
-        let mut best: Option<(NodeId, f64, usize, u8)> = None;
-        for (id, terms, level, _) in headings.iter().filter(|h| h.3 || !preferred_only) {
+        let mut best: Option<((NodeId, usize), f64, usize, u8)> = None;
+        for (at, terms, level, _) in headings.iter().filter(|h| h.3 || !preferred_only) {
             let matched = terms.iter().filter(|t| title.contains(*t)).count();
             let overlap = matched as f64 / terms.len() as f64;
             let better = best.is_none_or(|(_, o, m, l)| {
                 overlap > o + 1e-9 || (overlap >= o - 1e-9 && (matched > m || (matched == m && *level < l)))
             });
             if overlap >= 0.8 && better {
-                best = Some((*id, overlap, matched, *level));
+                best = Some((*at, overlap, matched, *level));
             }
         }
-        best.map(|(id, _, _, _)| id)
+        best.map(|(at, _, _, _)| at)
     };
     let pick = |preferred_only: bool| {
         headline.as_ref().and_then(|h| best_against(h, preferred_only)).or_else(|| best_against(&full, preferred_only))
@@ -812,6 +824,24 @@ mod tests {
         ));
         assert!(t.nodes[find(&t, "comment_list")].margin);
         assert!(!t.nodes[find(&t, "post")].margin);
+    }
+
+    #[test]
+    fn the_headline_is_the_matching_heading_with_the_items_it_spans() {
+        let t = tree(
+            "<title>Rivers run dry | News</title><body><div class=story><h2>Latest news today</h2><b>Live</b> \
+            <h1>Rivers <i>run</i> dry</h1>Updated at noon<p>The river has not been this low in a century.</p></div></body>",
+        );
+        let (node, tag) = t.headline().expect("the h1 matches the title");
+        assert_eq!((node, tag.tag.as_str()), (find(&t, "story"), "h1"));
+        let texts: Vec<&str> = t.nodes[node].items[tag.items.clone()]
+            .iter()
+            .filter_map(|item| match item {
+                Item::Text { text, .. } => Some(text.as_str()),
+                _ => None,
+            })
+            .collect();
+        assert_eq!(texts.concat(), "Rivers run dry");
     }
 
     #[test]

@@ -18,6 +18,7 @@ mod render;
 
 use serde::{Deserialize, Serialize};
 
+pub(crate) use build::collapse_whitespace;
 pub use build::{ParsedHtml, build_tag_tree, parse_html, tag_tree_of};
 pub use prepass::prepare_markup;
 
@@ -115,6 +116,8 @@ pub struct WeightyTag {
     pub terms: usize,
     pub anchor_terms: usize,
     pub images: usize,
+    /// The container's items the tag encloses (a heading's own line: headings break lines).
+    pub items: std::ops::Range<usize>,
 }
 
 /// A hyperlink with its anchor text.
@@ -262,10 +265,17 @@ pub struct TagTree {
     /// The container of the heading (h1–h3) that matches the page `<title>`: the article's
     /// headline. See [`build_tag_tree`] for how it is found.
     pub title_heading: Option<NodeId>,
+    /// The headline itself: its index among the weighty tags of `title_heading`.
+    pub title_heading_tag: usize,
 }
 
 impl TagTree {
     pub const ROOT: NodeId = 0;
+
+    /// The headline: the title heading's container and the heading itself.
+    pub fn headline(&self) -> Option<(NodeId, &WeightyTag)> {
+        self.title_heading.and_then(|id| Some((id, self.nodes[id].weighty.get(self.title_heading_tag)?)))
+    }
 
     /// The first node whose class or id hint is `hint` (tests and one-off tools).
     pub fn node_with_hint(&self, hint: &str) -> Option<NodeId> {

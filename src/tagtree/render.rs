@@ -14,6 +14,28 @@ impl TagTree {
 
     /// [`TagTree::render_text`] restricted to the subtree of `start`.
     pub fn render_subtree_text(&self, start: NodeId, include: impl Fn(NodeId) -> bool) -> String {
+        self.render_lines(start, include, None)
+    }
+
+    /// [`TagTree::render_text`] without the items `items` of node `node` (a heading's line,
+    /// see [`super::WeightyTag::items`]), nested containers among them included.
+    pub fn render_text_without(
+        &self,
+        include: impl Fn(NodeId) -> bool,
+        node: NodeId,
+        items: std::ops::Range<usize>,
+    ) -> String {
+        self.render_lines(Self::ROOT, include, Some((node, items)))
+    }
+
+    fn render_lines(
+        &self,
+        start: NodeId,
+        include: impl Fn(NodeId) -> bool,
+        skip: Option<(NodeId, std::ops::Range<usize>)>,
+    ) -> String {
+        let skipped =
+            |id: NodeId, i: usize| skip.as_ref().is_some_and(|(node, items)| *node == id && items.contains(&i));
         let mut out = String::new();
         let mut stack = vec![(start, 0usize)];
         while let Some((id, i)) = stack.pop() {
@@ -23,6 +45,9 @@ impl TagTree {
                 continue;
             };
             stack.push((id, i + 1));
+            if skipped(id, i) {
+                continue;
+            }
             match item {
                 Item::Text { text, .. } if include(id) => {
                     let text = if out.is_empty() || out.ends_with('\n') { text.trim_start() } else { text };
