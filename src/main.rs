@@ -1103,6 +1103,7 @@ fn eval_clean_command(args: EvalCleanArgs) -> Result<ExitCode> {
         args.held_out_of.as_deref().and_then(CleanerKind::from_name).into_iter().collect();
     let mut cells = Vec::new();
     let mut parse_floor = Vec::new();
+    let mut set_pages = Vec::new();
     for set_config in &sets {
         let mut set = GoldSet::open(&set_config.html, &set_config.gold)?;
         if let Some(n) = args.max_pages {
@@ -1114,6 +1115,7 @@ fn eval_clean_command(args: EvalCleanArgs) -> Result<ExitCode> {
                 outln!("{:<12} {:<24} decode + html5ever parse only: {floor:.0} pages/s", set_config.name, "(floor)");
             }
             parse_floor.push(floor);
+            set_pages.push(set.pages.len());
         }
         for (row, kind, headline) in &rows {
             let mut score = evaluate_cleaner_held_out(&set, *kind, &held_out_of, *headline)?;
@@ -1163,7 +1165,15 @@ fn eval_clean_command(args: EvalCleanArgs) -> Result<ExitCode> {
             reference_note: config.reference_note.clone(),
             references,
             parse_floor,
+            set_pages,
         };
+        if !args.json && report.sets.len() > 1 {
+            for cleaner in &report.cleaners {
+                if let Some((pages, rate)) = report.overall_pages_per_second(cleaner) {
+                    outln!("{:<12} {:<24} pages {pages:>4}  {rate:.0} pages/s", "(all sets)", cleaner);
+                }
+            }
+        }
         // The config's report folder holds the full table: a partial run (one cleaner, some
         // sets, a page limit, held-out pages) writes a report only where --report says, so
         // that it never overwrites the table with a part of it.

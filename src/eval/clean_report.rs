@@ -81,6 +81,8 @@ pub struct CleaningReport {
     /// Pages per second of decoding and html5ever parsing alone, per set (same order as
     /// `sets`): the floor under every cleaner here (`eval::clean::parse_floor`).
     pub parse_floor: Vec<f64>,
+    /// Pages per set, same order as `sets` (the floor's pages: every page of the set).
+    pub set_pages: Vec<usize>,
 }
 
 impl CleaningReport {
@@ -93,6 +95,22 @@ impl CleaningReport {
         let f1: Vec<f64> = self.sets.iter().filter_map(|s| self.cell(cleaner, s)).map(|c| c.f1).collect();
         (!f1.is_empty()).then(|| f1.iter().sum::<f64>() / f1.len() as f64)
     }
+
+    /// A cleaner's pages and pages per second over all the sets it was measured on: its
+    /// pages over its summed time, the rate of one run through every page.
+    pub fn overall_pages_per_second(&self, cleaner: &str) -> Option<(usize, f64)> {
+        let cells: Vec<&CleanScore> = self.sets.iter().filter_map(|s| self.cell(cleaner, s)).collect();
+        over_sets(cells.iter().map(|c| (c.pages, c.pages_per_second)))
+    }
+}
+
+/// Pages and pages per second of runs with these (pages, pages per second): total pages over
+/// total time.
+fn over_sets(runs: impl Iterator<Item = (usize, f64)>) -> Option<(usize, f64)> {
+    let (pages, seconds) = runs
+        .filter(|&(_, rate)| rate > 0.0)
+        .fold((0usize, 0f64), |(pages, seconds), (n, rate)| (pages + n, seconds + n as f64 / rate));
+    (seconds > 0.0).then(|| (pages, pages as f64 / seconds))
 }
 
 /// Writes report.md, report.json and cleaning-f1.svg into `out`.
@@ -173,6 +191,20 @@ fn markdown(report: &CleaningReport, command: &str) -> String {
              html5ever can be faster. Pages are larger in some sets than others (wcxb's average 313 KiB, \
              cleaneval's 36 KiB), hence the spread of pages per second."
         );
+    }
+    if report.sets.len() > 1 {
+        let _ = writeln!(md, "\n## Pages per second over all sets\n");
+        let _ = writeln!(md, "One thread, every set's pages one after the other: pages over summed time.\n");
+        let _ = writeln!(md, "| cleaner | pages | pages/s |\n|---|---:|---:|");
+        for cleaner in &report.cleaners {
+            if let Some((pages, rate)) = report.overall_pages_per_second(cleaner) {
+                let _ = writeln!(md, "| {cleaner} | {pages} | {rate:.0} |");
+            }
+        }
+        let floor = over_sets(report.set_pages.iter().copied().zip(report.parse_floor.iter().copied()));
+        if let Some((pages, rate)) = floor {
+            let _ = writeln!(md, "| *decode + html5ever parse only* (floor) | {pages} | {rate:.0} |");
+        }
     }
     cleaner_table(&mut md, report, "Pages, empty outputs, mean per-page F1", |c| {
         format!("{} / {} / {:.3}", c.pages, c.empty_outputs, c.mean_page_f1)
@@ -305,6 +337,7 @@ mod tests {
                 pages_per_second: "~1".into(),
             }],
             parse_floor: vec![500.0, 250.4],
+            set_pages: vec![1, 1],
         };
         assert!((report.mean_f1("x").unwrap() - 0.7).abs() < 1e-12);
         assert_eq!(report.mean_f1("y"), Some(1.0));
@@ -313,6 +346,10 @@ mod tests {
         assert!(md.contains("| y | 1.000 | – | 1.000 |"), "{md}");
         assert!(md.contains("| *r* (reference) | 0.500 | 0.250 | 0.375 |"), "{md}");
         assert!(md.contains("| *decode + html5ever parse only* (floor) | – / – / 500 | – / – / 250 |"), "{md}");
+        // x: one page a second on each set; the floor: 2 pages in 1/500 + 1/250.4 s.
+        assert_eq!(report.overall_pages_per_second("x"), Some((2, 1.0)));
+        assert!(md.contains("| x | 2 | 1 |") && md.contains("| y | 1 | 1 |"), "{md}");
+        assert!(md.contains("| *decode + html5ever parse only* (floor) | 2 | 334 |"), "{md}");
         let dir = tempfile::tempdir().unwrap();
         write_cleaning_report(&report, dir.path(), "test").unwrap();
         let svg = std::fs::read_to_string(dir.path().join("cleaning-f1.svg")).unwrap();
