@@ -106,8 +106,10 @@ enum Command {
         Pages from a folder are written as OUT/<stem>.txt after their file (page.html -> \
         page.txt; -2, -3 ... when two files share a stem); pages from WARC and JSON Lines \
         files are numbered in input order (000001.txt). OUT/manifest.tsv maps each file to \
-        its URL, page type and origin. A page with no topic content gets an empty file; a \
-        record that cannot be read is reported and skipped.\n\n\
+        its URL, page type, origin and headline. The text is the body: the headline (the \
+        heading matching <title>) is left out unless --with-headline is given. A page with no \
+        topic content gets an empty file; a record that cannot be read is reported and \
+        skipped.\n\n\
         Example: indexer extract ../shared/data/zh-wced/html --out /tmp/zh --cleaner docview")]
     Extract(ExtractArgs),
     /// Search a build (BM25) and print ranked results.
@@ -431,7 +433,7 @@ struct EvalCleanArgs {
     all: bool,
     /// Score the text with its headline as the first line (`extract --with-headline`); by
     /// default the headline is left out, as `extract` writes it. With --all and --config, the
-    /// table has a row for docview with its headline anyway.
+    /// table also has a row for docview with the headline placed the other way.
     #[arg(long)]
     with_headline: bool,
     /// Also leave out the pages this cleaner's model was trained on (compare cleaners on the
