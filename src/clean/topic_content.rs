@@ -289,7 +289,7 @@ impl RootSearch {
     /// the article under it. Other headings stay text (product names, questions of a FAQ).
     fn running_terms(tree: &TagTree, id: NodeId) -> usize {
         let node = &tree.nodes[id];
-        let headings: usize = match tree.title_heading == Some(id) {
+        let headings: usize = match tree.title_heading.is_some_and(|h| h.node == id) {
             true => node
                 .weighty
                 .iter()
@@ -345,7 +345,7 @@ pub fn find_topic_root(tree: &TagTree, weights: &BlockWeights, config: &Cleaning
             }
         }
     };
-    let heading = tree.title_heading;
+    let heading = tree.title_heading.map(|h| h.node);
     // Text lying loose in <body>, outside any container, is template residue when the
     // headline has a container of its own (article text sits in blocks next to it).
     let loose_body_text = |id: NodeId| tree.nodes[id].tag == "body" && heading.is_some_and(|h| h != id);
@@ -637,7 +637,7 @@ fn has_teaser_entries(tree: &TagTree, root: NodeId) -> bool {
 /// self-contained composition), so that the text beside it is other stories: the root
 /// neither climbs past it nor takes its sibling articles in.
 fn is_the_story(tree: &TagTree, id: NodeId) -> bool {
-    tree.nodes[id].tag == "article" && tree.title_heading.is_some_and(|h| tree.contains(id, h))
+    tree.nodes[id].tag == "article" && tree.title_heading.is_some_and(|h| tree.contains(id, h.node))
 }
 
 /// The `<main>` element holding `id`, if any: the page's main content (HTML5).

@@ -7,7 +7,9 @@ use html5ever::tree_builder::TreeBuilderOpts;
 use html5ever::{ParseOpts, parse_document};
 use markup5ever_rcdom::{Handle, NodeData, RcDom};
 
-use super::{BlockStats, BlockType, Image, Item, Link, Node, NodeId, TagTree, Terms, WeightyTag, hint_words};
+use super::{
+    BlockStats, BlockType, Image, Item, Link, Node, NodeId, TagTree, Terms, TitleHeading, WeightyTag, hint_words,
+};
 use crate::config::TagTreeConfig;
 use crate::text::for_each_token;
 
@@ -191,7 +193,6 @@ impl<'a> Builder<'a> {
                 lang: None,
                 depth_capped: false,
                 title_heading: None,
-                title_heading_tag: 0,
             },
             containers: vec![TagTree::ROOT],
             link: None,
@@ -487,11 +488,11 @@ impl<'a> Builder<'a> {
         // word can match the title better than the headline with its comment count): a
         // heading there is the title heading only when none elsewhere matches (some
         // templates put the article itself in a comment list).
-        let headline = find_title_heading(tree, |id| !in_navigation[id], |id| !in_comments[id]);
-        tree.title_heading = headline.map(|(id, _)| id);
-        tree.title_heading_tag = headline.map_or(0, |(_, tag)| tag);
+        tree.title_heading = find_title_heading(tree, |id| !in_navigation[id], |id| !in_comments[id]);
         let mut protected = vec![false; n];
-        for id in tree.title_heading.into_iter().flat_map(|h| std::iter::once(h).chain(tree.ancestors(h))) {
+        for id in
+            tree.title_heading.map(|h| h.node).into_iter().flat_map(|h| std::iter::once(h).chain(tree.ancestors(h)))
+        {
             protected[id] = true;
         }
         // Margin by tag: navigation, and the page's <header> and <footer> (not an article's,
@@ -536,13 +537,12 @@ const TITLE_SEPARATORS: &[&str] = &[" | ", " - ", " – ", " — ", " :: ", " »
 /// its last segment first, and against the whole title only if none matches that. Among
 /// headings matching alike, the one matching more of the title wins ("Site: Headline"
 /// titles), then the higher level. Headings in nodes `preferred` allows are tried first; the
-/// others only when none of those matches. Returns the heading's container and its index
-/// among the container's weighty tags.
+/// others only when none of those matches.
 fn find_title_heading(
     tree: &TagTree,
     eligible: impl Fn(NodeId) -> bool,
     preferred: impl Fn(NodeId) -> bool,
-) -> Option<(NodeId, usize)> {
+) -> Option<TitleHeading> {
     let full: HashSet<String> = crate::text::terms(&tree.title).into_iter().collect();
     if full.is_empty() {
         return None;
@@ -585,7 +585,7 @@ fn find_title_heading(
     let pick = |preferred_only: bool| {
         headline.as_ref().and_then(|h| best_against(h, preferred_only)).or_else(|| best_against(&full, preferred_only))
     };
-    pick(true).or_else(|| pick(false))
+    pick(true).or_else(|| pick(false)).map(|(node, tag)| TitleHeading { node, tag })
 }
 
 /// The value of the attribute `key` among `attrs`. The pre-pass drops every attribute it
@@ -854,14 +854,14 @@ mod tests {
              judge asked why the dispute should not be settled.</p></div></article><section class=comments>\
              <div class=head><h2>Judge calls patent battles ridiculous</h2></div><p>First!</p></section></body>",
         );
-        assert_eq!(t.title_heading, Some(find(&t, "story-head")));
+        assert_eq!(t.title_heading.map(|h| h.node), Some(find(&t, "story-head")));
         // A template that puts the article in a comment list: its headline is still found.
         let t = tree(
             "<title>Library features and mechanized processing | Blog</title><body><div class=comments-template>\
              <div class=commentlist><h1>Library features and mechanized processing</h1><p>The center combines \
              both.</p></div></div></body>",
         );
-        assert_eq!(t.title_heading, Some(find(&t, "commentlist")));
+        assert_eq!(t.title_heading.map(|h| h.node), Some(find(&t, "commentlist")));
     }
 
     #[test]
@@ -874,7 +874,7 @@ mod tests {
              <div class='page-content and-w-sidebar'><header><div class=title-wrapper><h1>Sixth fatality linked to the \
              virus</h1></div></header><div class=story><p>Health authorities report a sixth death.</p></div></div></body>",
         );
-        let heading = t.title_heading.expect("the headline in the story's header");
+        let heading = t.title_heading.expect("the headline in the story's header").node;
         assert_eq!(t.nodes[heading].hint, "title-wrapper");
         assert!(!t.nodes[find(&t, "page-content and-w-sidebar")].margin);
         assert!(!t.nodes[find(&t, "story")].margin && !t.nodes[heading].margin);
@@ -890,7 +890,7 @@ mod tests {
              <div class=banner><h1><a href=/>Experimental Philosophy</a></h1></div>\
              <div class=entry><h3>Faculty position at Waterloo</h3><p>A position for philosophers.</p></div></body>",
         );
-        assert_eq!(t.title_heading, Some(find(&t, "entry")));
+        assert_eq!(t.title_heading.map(|h| h.node), Some(find(&t, "entry")));
     }
 
     #[test]
@@ -923,14 +923,14 @@ mod tests {
             "<head><title>Sodium cells reach 160 Wh/kg | TechWire</title></head><body><div id=top><h2>Latest news</h2></div>\
              <div id=story><h1>Sodium cells reach 160 Wh/kg</h1><p>Text.</p></div></body>",
         );
-        assert_eq!(t.title_heading, Some(find(&t, "story")));
+        assert_eq!(t.title_heading.map(|h| h.node), Some(find(&t, "story")));
         assert_eq!(tree("<title>Home</title><h1>Welcome to our shop</h1>").title_heading, None);
         // The site's name as a heading does not pass for the headline.
         let t = tree(
             "<title>Symmetric list processor | Global Trend Analysis</title><div id=head><h1>Global Trend Analysis</h1></div>\
              <div id=post><h3>Symmetric list processor</h3><p>Text.</p></div>",
         );
-        assert_eq!(t.title_heading, Some(find(&t, "post")));
+        assert_eq!(t.title_heading.map(|h| h.node), Some(find(&t, "post")));
     }
 
     #[test]

@@ -264,9 +264,15 @@ pub struct TagTree {
     pub depth_capped: bool,
     /// The container of the heading (h1–h3) that matches the page `<title>`: the article's
     /// headline. See [`build_tag_tree`] for how it is found.
-    pub title_heading: Option<NodeId>,
-    /// The headline itself: its index among the weighty tags of `title_heading`.
-    pub title_heading_tag: usize,
+    pub title_heading: Option<TitleHeading>,
+}
+
+/// Where the title heading is: its container, and its index among the container's weighty
+/// tags.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct TitleHeading {
+    pub node: NodeId,
+    pub tag: usize,
 }
 
 impl TagTree {
@@ -274,7 +280,7 @@ impl TagTree {
 
     /// The headline: the title heading's container and the heading itself.
     pub fn headline(&self) -> Option<(NodeId, &WeightyTag)> {
-        self.title_heading.and_then(|id| Some((id, self.nodes[id].weighty.get(self.title_heading_tag)?)))
+        self.title_heading.map(|h| (h.node, &self.nodes[h.node].weighty[h.tag]))
     }
 
     /// The first node whose class or id hint is `hint` (tests and one-off tools).
