@@ -46,11 +46,27 @@ pub struct InputConfig {
     /// Of the open files, at most this many are read (gunzipped, parsed into records) at the
     /// same moment. Does not change the result, only the speed.
     pub reader_threads: usize,
+    /// What a WARC or ARC record's body may be to be indexed as a page: `html`, `xhtml`,
+    /// `text` (`--accept`). Other records are skipped as `not-html` or `not-a-page`.
+    pub accept: Vec<crate::input::PageFormat>,
+}
+
+impl InputConfig {
+    /// How the readers turn records into pages.
+    pub fn read_options(&self) -> crate::input::ReadOptions {
+        crate::input::ReadOptions { max_page_bytes: self.max_page_bytes, accept: self.accept.clone() }
+    }
 }
 
 impl Default for InputConfig {
     fn default() -> Self {
-        InputConfig { max_page_bytes: 8 * 1024 * 1024, batch_size: 64, parallel_files: 4, reader_threads: 2 }
+        InputConfig {
+            max_page_bytes: 8 * 1024 * 1024,
+            batch_size: 64,
+            parallel_files: 4,
+            reader_threads: 2,
+            accept: crate::input::PageFormat::DEFAULT.to_vec(),
+        }
     }
 }
 

@@ -77,9 +77,9 @@ enum Command {
     /// Build the DocView records and both indexes from pages, WARC or JSON Lines.
     #[command(long_about = "Build the DocView records and both indexes.\n\n\
         INPUT is a folder of pages (.html/.htm, also .gz; recursive; an optional urls.tsv \
-        manifest of <path><TAB><url> gives their URLs), a WARC file (.warc or .warc.gz: \
-        response records, URL from WARC-Target-URI, charset from the HTTP header), or a JSON \
-        Lines file of {\"url\": …, \"html\": …}. Give several to index them together, or \
+        manifest of <path><TAB><url> gives their URLs), a crawl file (WARC 0.17-1.1 or ARC, \
+        plain or gzipped: .warc, .warc.gz, .arc, .arc.gz; URL from WARC-Target-URI, charset \
+        from the HTTP header), or a JSON Lines file of {\"url\": …, \"html\": …}. Give several to index them together, or \
         --input-list FILE. Several files are read at once (input.parallel_files open, \
         input.reader_threads read at the same moment): the build takes one batch of pages \
         from each in turn, so the result depends on the inputs, never on thread timing.\n\n\
@@ -97,6 +97,11 @@ enum Command {
         (removed<TAB>kept<TAB>exact|near), skipped.tsv, summary.json, the learned stop \
         words, the effective config, the replica signatures and URL digests that --append \
         reads (signatures.bin, seen-urls.bin), and the indexes abstract/ and fulltext/.\n\n\
+        Every capture of a crawl file is accounted for: indexed, removed as a replica, or \
+        skipped with its reason in skipped.tsv (not-html, not-a-page for dns:, robots.txt, \
+        logs, feeds and plain text, revisit, http-status, bad-record, unreadable, ...). \
+        request, metadata and warcinfo records describe captures and are not counted. A \
+        damaged record costs that record only: reading resumes at the next one.\n\n\
         Bad pages are skipped with a one-line message naming the page and the reason; the \
         build goes on.")]
     Build(BuildArgs),
@@ -242,6 +247,11 @@ struct BuildArgs {
     /// Worker threads (default: all cores).
     #[arg(long, value_name = "N")]
     threads: Option<usize>,
+    /// What a WARC or ARC record may be to be indexed, comma-separated [default: html,xhtml;
+    /// input.accept]. `text` adds plain text pages; robots.txt, logs and dns: records are
+    /// never pages.
+    #[arg(long, value_enum, value_delimiter = ',', value_name = "FORMATS")]
+    accept: Vec<indexer::input::PageFormat>,
     /// Print the summary as JSON on stdout.
     #[arg(long)]
     json: bool,
@@ -801,6 +811,9 @@ fn build_command(args: BuildArgs) -> Result<ExitCode> {
     }
     if let Some(classifier) = args.classifier {
         config.classify.model = classifier;
+    }
+    if !args.accept.is_empty() {
+        config.input.accept = args.accept;
     }
     if let Some(threads) = args.threads {
         rayon::ThreadPoolBuilder::new()

@@ -104,7 +104,7 @@ pub fn extract(
             observer.progress(counter.get(), total_bytes, summary.pages_read);
             Ok(())
         };
-        let result = source.visit(config.input.max_page_bytes, &counter, &mut |event| {
+        let result = source.visit_with(&config.input.read_options(), &counter, &mut |event| {
             batch.push(event);
             if batch.len() >= batch_size
                 && let Err(e) = flush(&mut batch, &mut summary)

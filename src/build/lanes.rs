@@ -15,7 +15,7 @@ use std::collections::VecDeque;
 use crossbeam_channel::{Receiver, Sender};
 
 use crate::config::InputConfig;
-use crate::input::{ByteCounter, InputError, InputEvent, SkipReason, Skipped, Source};
+use crate::input::{ByteCounter, InputError, InputEvent, ReadOptions, SkipReason, Skipped, Source};
 
 /// Batches an input's reader may have ready before it waits for the build to take one.
 const LANE_BATCHES: usize = 2;
@@ -41,10 +41,8 @@ pub fn read_batches<E>(
             let (sender, receiver) = crossbeam_channel::bounded(LANE_BATCHES);
             let (source, counter) = (source.clone(), counter.clone());
             let (permits, permit_return) = (permits.clone(), permit_return.clone());
-            let (batch_size, max_page_bytes) = (input.batch_size.max(1), input.max_page_bytes);
-            scope.spawn(move || {
-                read_one(&source, batch_size, max_page_bytes, &counter, &sender, &permits, &permit_return)
-            });
+            let (batch_size, options) = (input.batch_size.max(1), input.read_options());
+            scope.spawn(move || read_one(&source, batch_size, &options, &counter, &sender, &permits, &permit_return));
             receiver
         };
         let mut waiting = sources.iter();
@@ -73,7 +71,7 @@ pub fn read_batches<E>(
 fn read_one(
     source: &Source,
     batch_size: usize,
-    max_page_bytes: u64,
+    options: &ReadOptions,
     counter: &ByteCounter,
     sender: &Sender<Vec<InputEvent>>,
     permits: &Receiver<()>,
@@ -88,7 +86,7 @@ fn read_one(
     };
     let mut batch = Vec::with_capacity(batch_size);
     acquire();
-    let result = source.visit(max_page_bytes, counter, &mut |event| {
+    let result = source.visit_with(options, counter, &mut |event| {
         batch.push(event);
         if batch.len() < batch_size {
             return true;

@@ -458,7 +458,7 @@ fn learn_stop_words(sources: &[Source], config: &Config, observer: &dyn BuildObs
     let mut sample: Vec<RawPage> = Vec::new();
     let counter = ByteCounter::default();
     for source in sources {
-        let result = source.visit(config.input.max_page_bytes, &counter, &mut |event| {
+        let result = source.visit_with(&config.input.read_options(), &counter, &mut |event| {
             if let InputEvent::Page(page) = event {
                 sample.push(page);
             }

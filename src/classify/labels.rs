@@ -110,7 +110,7 @@ fn read_file(path: &Path, pages: &[PathBuf], ctx: &PageContext<'_>) -> Result<Ve
                 .map_err(|e| ClassifyError::Labels { origin: input.display().to_string(), message: e.to_string() })?;
             let mut found: Vec<RawPage> = Vec::new();
             source
-                .visit(ctx.config.input.max_page_bytes, &counter, &mut |event| {
+                .visit_with(&ctx.config.input.read_options(), &counter, &mut |event| {
                     if let InputEvent::Page(raw) = event {
                         if wanted.contains_key(raw.url.as_str()) {
                             found.push(raw);

@@ -178,7 +178,7 @@ fn text_of(tree: &TagTree, nodes: &[usize], exact: String, comparable: bool, sto
 fn load_pages(input: &Path, config: &Config) -> Result<Vec<EvalPage>, ReplicaEvalError> {
     let source = Source::from_path(input)?;
     let mut raw: Vec<RawPage> = Vec::new();
-    source.visit(config.input.max_page_bytes, &ByteCounter::default(), &mut |event| {
+    source.visit_with(&config.input.read_options(), &ByteCounter::default(), &mut |event| {
         if let InputEvent::Page(page) = event {
             raw.push(page);
         }

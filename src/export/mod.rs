@@ -192,7 +192,7 @@ fn export_with_bodies(
     };
     for input in inputs {
         let source = Source::from_path(input)?;
-        source.visit(config.input.max_page_bytes, &ByteCounter::default(), &mut |event| {
+        source.visit_with(&config.input.read_options(), &ByteCounter::default(), &mut |event| {
             if let InputEvent::Page(page) = event {
                 batch.push(page);
                 if batch.len() >= BATCH {

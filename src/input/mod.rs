@@ -1,16 +1,16 @@
 //! Input: where pages come from.
 //!
 //! An input is a folder of pages (`.html`, `.htm`, also gzipped, recursive, with an optional
-//! `urls.tsv` manifest), a WARC file (plain or gzip), or a JSON Lines file of `{"url","html"}`.
+//! `urls.tsv` manifest), a crawl file (WARC or ARC, plain or gzip: [`crawl`]), or a JSON Lines
+//! file of `{"url","html"}`.
 //! Each source is read by a visitor that hands every page, or the reason a record is not a
 //! page, to a sink. Sources never stop on a bad record: they report it and go on; only a source
 //! that cannot be opened at all is an error.
 
+pub mod crawl;
 mod folder;
-mod http;
 mod jsonl;
 mod list;
-mod warc;
 
 use std::fmt;
 use std::io::{self, Read};
@@ -20,6 +20,7 @@ use std::sync::atomic::{AtomicU64, Ordering};
 
 use serde::{Deserialize, Serialize};
 
+pub use crawl::{PageFormat, ReadOptions};
 pub use list::read_input_list;
 
 /// A page as read, before decoding.
@@ -40,12 +41,19 @@ pub struct RawPage {
 pub enum SkipReason {
     /// The file or record could not be read (I/O error, corrupt gzip).
     Unreadable,
-    /// A WARC or JSON Lines record that is malformed; the rest of the file may be lost too.
+    /// A WARC, ARC or JSON Lines record that is malformed, or bytes of a crawl file that are
+    /// no record; reading goes on at the next record.
     BadRecord,
     /// The HTTP status is not 2xx.
     HttpStatus,
-    /// The content type is not HTML.
+    /// The content type is not HTML (nor another format `--accept` lets in): media,
+    /// documents, scripts, style sheets.
     NotHtml,
+    /// A capture that is no web page: a `dns:` lookup, a crawler's log, robots.txt, plain
+    /// text (unless accepted), a feed.
+    NotAPage,
+    /// A WARC revisit record: the crawler saw the page again and did not store it again.
+    Revisit,
     /// Larger than `input.max_page_bytes`.
     TooLarge,
     /// No visible text and no images.
@@ -61,6 +69,8 @@ impl SkipReason {
             SkipReason::BadRecord => "bad-record",
             SkipReason::HttpStatus => "http-status",
             SkipReason::NotHtml => "not-html",
+            SkipReason::NotAPage => "not-a-page",
+            SkipReason::Revisit => "revisit",
             SkipReason::TooLarge => "too-large",
             SkipReason::Empty => "empty",
             SkipReason::DuplicateUrl => "duplicate-url",
@@ -98,7 +108,9 @@ pub enum InputEvent {
 /// An input that cannot be read at all.
 #[derive(Debug, thiserror::Error)]
 pub enum InputError {
-    #[error("{path}: no such file or folder; give a folder of .html files, a .warc/.warc.gz file or a .jsonl file")]
+    #[error(
+        "{path}: no such file or folder; give a folder of .html files, a .warc[.gz] or .arc[.gz] file or a .jsonl file"
+    )]
     NotFound { path: String },
     #[error("{path}: cannot read: {source}")]
     Io { path: String, source: io::Error },
@@ -110,6 +122,7 @@ pub enum InputError {
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub enum Source {
     Folder(PathBuf),
+    /// A WARC or ARC file.
     Warc(PathBuf),
     JsonLines(PathBuf),
 }
@@ -134,7 +147,8 @@ impl Source {
         } else {
             Err(InputError::Format {
                 path: display,
-                message: "unknown input kind: expected a folder, a .warc[.gz] file or a .jsonl[.gz] file".into(),
+                message: "unknown input kind: expected a folder, a .warc[.gz] or .arc[.gz] file or a .jsonl[.gz] file"
+                    .into(),
             })
         }
     }
@@ -148,17 +162,28 @@ impl Source {
     }
 
     /// Reads every page, handing each event to `sink`. `sink` returns `false` to stop early
-    /// (used by the stop-word sample). `progress` counts the bytes read from disk.
+    /// (used by the stop-word sample). `progress` counts the bytes read from disk. Crawl
+    /// records are pages when HTML or XHTML ([`PageFormat::DEFAULT`]).
     pub fn visit(
         &self,
         max_page_bytes: u64,
         progress: &ByteCounter,
         sink: &mut dyn FnMut(InputEvent) -> bool,
     ) -> Result<(), InputError> {
+        self.visit_with(&ReadOptions::new(max_page_bytes), progress, sink)
+    }
+
+    /// [`Source::visit`] with the formats a crawl record may have to be a page.
+    pub fn visit_with(
+        &self,
+        options: &ReadOptions,
+        progress: &ByteCounter,
+        sink: &mut dyn FnMut(InputEvent) -> bool,
+    ) -> Result<(), InputError> {
         match self {
-            Source::Folder(dir) => folder::visit(dir, max_page_bytes, progress, sink),
-            Source::Warc(path) => warc::visit(path, max_page_bytes, progress, sink),
-            Source::JsonLines(path) => jsonl::visit(path, max_page_bytes, progress, sink),
+            Source::Folder(dir) => folder::visit(dir, options.max_page_bytes, progress, sink),
+            Source::Warc(path) => crawl::visit(path, options, progress, sink),
+            Source::JsonLines(path) => jsonl::visit(path, options.max_page_bytes, progress, sink),
         }
     }
 }
@@ -190,8 +215,8 @@ impl<R: Read> Read for CountingReader<R> {
     }
 }
 
-/// Opens a file, transparently gunzipping it (multi-member gzip, as WARC files are) when it
-/// starts with the gzip magic bytes.
+/// Opens a file, transparently gunzipping it (multi-member gzip) when it starts with the gzip
+/// magic bytes.
 fn open_maybe_gzip(path: &Path, counter: &ByteCounter) -> io::Result<Box<dyn Read + Send>> {
     let mut file = std::fs::File::open(path)?;
     let mut magic = [0u8; 2];
