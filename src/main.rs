@@ -14,7 +14,7 @@ use anyhow::{Context, Result, bail};
 use clap::{Args, Parser, Subcommand};
 use indicatif::{ProgressBar, ProgressStyle};
 
-use indexer::build::{BuildMode, BuildObserver, BuildSummary, build, build_with_mode};
+use indexer::build::{BuildMode, BuildObserver, BuildOptions, BuildSummary, build, build_with_options};
 use indexer::clean::{CleanerKind, HeadlinePlacement};
 use indexer::config::Config;
 use indexer::eval::disk::{measure_disk, read_terms, sample_terms};
@@ -153,6 +153,17 @@ enum Command {
     /// Shard builds: remove the replicas between them.
     #[command(subcommand)]
     Replicas(ReplicasCommand),
+    /// Learn the stop-word list a build of the inputs would learn, for shard builds to share.
+    #[command(long_about = "Learn the stop-word list a build of INPUT would learn (§3.2: terms \
+        in more than stop_words.max_document_frequency of the first stop_words.sample_pages \
+        pages, besides the generic lists) and print it, one a line.\n\n\
+        Shard builds of one collection each see only their own pages, so each would learn its \
+        own list and their abstracts, keywords and index terms would differ from one build's. \
+        Learn the list once over all the inputs, in build order, and give it to every shard \
+        with `indexer build --stop-words FILE`. Only the first pages are read.\n\n\
+        Example:\n  indexer stop-words crawl-00.warc.gz crawl-01.warc.gz -o stop-words.txt\n  \
+        indexer build crawl-01.warc.gz --shard --stop-words stop-words.txt --dir shard-01")]
+    StopWords(StopWordsArgs),
     /// Show what the pipeline makes of one page: tag tree, topic content, DocView record.
     Inspect(InspectArgs),
     /// Print the default configuration as TOML (every parameter, documented in the code).
@@ -252,12 +263,38 @@ struct BuildArgs {
     /// never pages.
     #[arg(long, value_enum, value_delimiter = ',', value_name = "FORMATS")]
     accept: Vec<indexer::input::PageFormat>,
+    /// Use this stop-word list (one a line, as `indexer stop-words` writes it) instead of
+    /// learning one from the inputs: shards of one collection share one list.
+    #[arg(long, value_name = "FILE", conflicts_with = "append")]
+    stop_words: Option<PathBuf>,
+    /// Build a shard of a larger collection: remove no replica, and write every page's
+    /// replica signatures (signatures.jsonl, shard.json) for a global join such as the Spark
+    /// job in spark/, whose choices `indexer replicas apply` removes.
+    #[arg(long, conflicts_with = "append")]
+    shard: bool,
     /// Print the summary as JSON on stdout.
     #[arg(long)]
     json: bool,
     /// No progress bar and no per-page messages (the summary is still printed).
     #[arg(long, short)]
     quiet: bool,
+}
+
+#[derive(Args)]
+struct StopWordsArgs {
+    /// Folders of pages, WARC files, or JSON Lines files, in the order a build takes them.
+    #[arg(required_unless_present = "input_list", value_name = "INPUT")]
+    inputs: Vec<PathBuf>,
+    /// A file naming more inputs, one path a line (as for `indexer build`).
+    #[arg(long, value_name = "FILE")]
+    input_list: Option<PathBuf>,
+    /// A TOML file overriding any parameter (see `indexer config`): [stop_words] sets the
+    /// sample.
+    #[arg(long, value_name = "FILE")]
+    config: Option<PathBuf>,
+    /// Write the list here instead of stdout.
+    #[arg(long, short, value_name = "FILE")]
+    output: Option<PathBuf>,
 }
 
 #[derive(Args)]
@@ -343,6 +380,29 @@ enum ReplicasCommand {
         Example:\n  indexer replicas merge --dir shards/a --dir shards/b\n  \
         indexer search \"sodium battery\" --dir shards/a --dir shards/b")]
     Merge(ReplicasMergeArgs),
+    /// Remove the pages a global replica join chose from one shard build.
+    #[command(long_about = "Remove from a shard build (made with `indexer build --shard`) the \
+        pages a global replica join chose, such as the Spark job in spark/. LIST has one line \
+        per page: removed URL<TAB>kept URL<TAB>url|exact|near<TAB>kept shard. The pages are \
+        deleted from both indexes and docview.jsonl, the token totals recounted, the list \
+        appended to the shard's replicas-global.tsv, and the new build published atomically.\n\n\
+        Safe to repeat: pages the shard no longer holds are reported as already removed, and \
+        a list with nothing left to remove changes nothing.\n\n\
+        Example: indexer replicas apply --dir out/shard-00001 --list out/removals/shard-00001.tsv")]
+    Apply(ReplicasApplyArgs),
+}
+
+#[derive(Args)]
+struct ReplicasApplyArgs {
+    /// The shard's build folder.
+    #[arg(long, value_name = "DIR")]
+    dir: PathBuf,
+    /// The pages to remove: removed<TAB>kept<TAB>url|exact|near<TAB>kept shard.
+    #[arg(long, value_name = "FILE")]
+    list: PathBuf,
+    /// Print the outcome as JSON.
+    #[arg(long)]
+    json: bool,
 }
 
 #[derive(Args)]
@@ -732,6 +792,8 @@ fn run(cli: Cli) -> Result<ExitCode> {
         Command::Classify(ClassifyCommand::Eval(args)) => classify_eval_command(args),
         Command::Classify(ClassifyCommand::Text(args)) => classify_text_command(args),
         Command::Replicas(ReplicasCommand::Merge(args)) => replicas_merge_command(args),
+        Command::Replicas(ReplicasCommand::Apply(args)) => replicas_apply_command(args),
+        Command::StopWords(args) => stop_words_command(args),
         Command::Export(args) => export_command(args),
         Command::Inspect(args) => inspect_command(args),
         Command::Config => {
@@ -835,7 +897,12 @@ fn build_command(args: BuildArgs) -> Result<ExitCode> {
         inputs.extend(indexer::input::read_input_list(list)?);
     }
     let mode = if args.append { BuildMode::Append } else { BuildMode::Replace };
-    let result = build_with_mode(&inputs, &args.dir.dir, &config, &observer, mode);
+    let stop_words = match &args.stop_words {
+        Some(path) => Some(read_stop_word_list(path)?),
+        None => None,
+    };
+    let options = BuildOptions { mode, stop_words, shard: args.shard };
+    let result = build_with_options(&inputs, &args.dir.dir, &config, &observer, &options);
     if let Some(bar) = &observer.bar {
         bar.finish_and_clear();
     }
@@ -1410,6 +1477,55 @@ fn inspect_command(args: InspectArgs) -> Result<ExitCode> {
     match process_page(raw, &ctx) {
         Ok(page) => outln!("{}", serde_json::to_string_pretty(&page.record)?),
         Err(skipped) => bail!("{skipped}"),
+    }
+    Ok(ExitCode::SUCCESS)
+}
+
+/// A stop-word list file: one word a line, blank lines ignored.
+fn read_stop_word_list(path: &Path) -> Result<indexer::text::StopWords> {
+    let text = std::fs::read_to_string(path).with_context(|| {
+        format!("cannot read the stop-word list {}; write it with `indexer stop-words`", path.display())
+    })?;
+    let words = text.lines().map(str::trim).filter(|w| !w.is_empty()).map(str::to_string);
+    Ok(indexer::text::StopWords::from_learned(words))
+}
+
+fn stop_words_command(args: StopWordsArgs) -> Result<ExitCode> {
+    let config = load_config(args.config.as_deref())?;
+    let observer = CliObserver { bar: None, quiet: false, shown: Mutex::new(HashMap::new()) };
+    let mut inputs = args.inputs;
+    if let Some(list) = &args.input_list {
+        inputs.extend(indexer::input::read_input_list(list)?);
+    }
+    let (stop_words, sampled) = indexer::build::stop_words_of(&inputs, &config, &observer)?;
+    let list = stop_words.learned_sorted();
+    let text: String = list.iter().map(|w| format!("{w}\n")).collect();
+    match &args.output {
+        Some(path) => std::fs::write(path, &text).with_context(|| format!("cannot write {}", path.display()))?,
+        None => out!("{text}"),
+    }
+    eprintln!(
+        "indexer: {} stop words learned from {sampled} pages (sample of {}, at least {} needed)",
+        list.len(),
+        config.stop_words.sample_pages,
+        config.stop_words.min_sample_pages
+    );
+    Ok(ExitCode::SUCCESS)
+}
+
+fn replicas_apply_command(args: ReplicasApplyArgs) -> Result<ExitCode> {
+    let report = indexer::shards::apply_removals(&args.dir, &args.list)?;
+    if args.json {
+        outln!("{}", serde_json::to_string(&report)?);
+    } else {
+        let published = report.published.as_deref().map(|p| format!(", new build {p}")).unwrap_or_default();
+        outln!(
+            "{}: {} pages, {} removed, {} already removed{published}",
+            report.shard,
+            report.pages,
+            report.removed,
+            report.already_removed
+        );
     }
     Ok(ExitCode::SUCCESS)
 }

@@ -21,13 +21,14 @@ use crate::input::{ByteCounter, InputError, InputEvent, ReadOptions, SkipReason,
 const LANE_BATCHES: usize = 2;
 
 /// Reads `sources` and hands their records to `sink` in batches, in the deterministic order
-/// described in the module documentation. Stops at the first error of `sink`, and returns it.
+/// described in the module documentation, each with the index of its source in `sources`.
+/// Stops at the first error of `sink`, and returns it.
 /// A source that cannot be read becomes a [`SkipReason::Unreadable`] record in its place.
 pub fn read_batches<E>(
     sources: &[Source],
     input: &InputConfig,
     counter: &ByteCounter,
-    sink: &mut dyn FnMut(Vec<InputEvent>) -> Result<(), E>,
+    sink: &mut dyn FnMut(usize, Vec<InputEvent>) -> Result<(), E>,
 ) -> Result<(), E> {
     let reading_permits = input.reader_threads.max(1);
     std::thread::scope(|scope| {
@@ -37,23 +38,23 @@ pub fn read_batches<E>(
         for _ in 0..reading_permits {
             let _ = permit_return.send(());
         }
-        let open = |source: &Source| -> Receiver<Vec<InputEvent>> {
+        let open = |(index, source): (usize, &Source)| -> (usize, Receiver<Vec<InputEvent>>) {
             let (sender, receiver) = crossbeam_channel::bounded(LANE_BATCHES);
             let (source, counter) = (source.clone(), counter.clone());
             let (permits, permit_return) = (permits.clone(), permit_return.clone());
             let (batch_size, options) = (input.batch_size.max(1), input.read_options());
             scope.spawn(move || read_one(&source, batch_size, &options, &counter, &sender, &permits, &permit_return));
-            receiver
+            (index, receiver)
         };
-        let mut waiting = sources.iter();
-        let mut open_inputs: VecDeque<Receiver<Vec<InputEvent>>> =
+        let mut waiting = sources.iter().enumerate();
+        let mut open_inputs: VecDeque<(usize, Receiver<Vec<InputEvent>>)> =
             waiting.by_ref().take(input.parallel_files.max(1)).map(open).collect();
         while let Some(lane) = open_inputs.pop_front() {
-            match lane.recv() {
+            match lane.1.recv() {
                 Ok(batch) => {
                     // On an error the open inputs are dropped with this frame: their readers'
                     // next send fails and they stop, and the scope joins them.
-                    sink(batch)?;
+                    sink(lane.0, batch)?;
                     open_inputs.push_back(lane);
                 }
                 Err(_) => {
@@ -136,7 +137,7 @@ mod tests {
     fn order(sources: &[Source], parallel_files: usize, reader_threads: usize) -> Vec<Vec<String>> {
         let config = InputConfig { batch_size: 3, parallel_files, reader_threads, ..InputConfig::default() };
         let mut batches = Vec::new();
-        read_batches::<()>(sources, &config, &ByteCounter::default(), &mut |batch| {
+        read_batches::<()>(sources, &config, &ByteCounter::default(), &mut |_, batch| {
             batches.push(
                 batch
                     .iter()
@@ -195,7 +196,7 @@ mod tests {
             &many,
             &InputConfig { batch_size: 2, ..InputConfig::default() },
             &ByteCounter::default(),
-            &mut |_| {
+            &mut |_, _| {
                 seen += 1;
                 if seen == 3 { Err("stop") } else { Ok(()) }
             },

@@ -40,6 +40,7 @@ use crate::replicas::{
     ReplicaDetector, ReplicaKind, SEEN_URLS_FILE, SIGNATURES_FILE, SeenUrls, SignatureWriter, StoreError, Verdict,
     check_settings, load_detector,
 };
+use crate::shards::{SHARD_SIGNATURES_FILE, ShardRow, ShardWriter, UnsupportedDetector, check_shard_config};
 use crate::text::StopWords;
 
 pub use extract::{ExtractSummary, extract};
@@ -71,6 +72,10 @@ pub enum BuildError {
     NotAppendable { path: String, reason: String },
     #[error("no page could be indexed ({read} read, all skipped); the previous build, if any, is kept")]
     NothingIndexed { read: usize },
+    #[error(transparent)]
+    ShardDetector(#[from] UnsupportedDetector),
+    #[error("a shard build (--shard) is a new build of its inputs: it cannot --append")]
+    ShardAppend,
 }
 
 /// Whether a build replaces the published build of its folder or adds pages to it.
@@ -115,7 +120,37 @@ pub fn build_with_mode(
     observer: &dyn BuildObserver,
     mode: BuildMode,
 ) -> Result<BuildSummary, BuildError> {
+    build_with_options(inputs, dir, config, observer, &BuildOptions { mode, ..BuildOptions::default() })
+}
+
+/// How a build is made, beyond its configuration.
+#[derive(Debug, Clone, Default)]
+pub struct BuildOptions {
+    pub mode: BuildMode,
+    /// A stop-word list to use instead of learning one from the inputs (`--stop-words`): shard
+    /// builds share the list one build over all their inputs would learn (`indexer stop-words`).
+    pub stop_words: Option<StopWords>,
+    /// A shard of a larger collection (`--shard`): no replica is removed; every page's replica
+    /// signatures go to `signatures.jsonl` for the global join (see [`crate::shards`]).
+    pub shard: bool,
+}
+
+/// [`build`] with every option.
+pub fn build_with_options(
+    inputs: &[PathBuf],
+    dir: &Path,
+    config: &Config,
+    observer: &dyn BuildObserver,
+    options: &BuildOptions,
+) -> Result<BuildSummary, BuildError> {
     let started = Instant::now();
+    let mode = options.mode;
+    if options.shard {
+        if mode == BuildMode::Append {
+            return Err(BuildError::ShardAppend);
+        }
+        check_shard_config(config)?;
+    }
     let sources = inputs.iter().map(|p| Source::from_path(p)).collect::<Result<Vec<_>, _>>()?;
     let earlier = match mode {
         BuildMode::Replace => None,
@@ -130,9 +165,10 @@ pub fn build_with_mode(
     }
     // An append keeps the stop-word list of the build it adds to: the abstracts and keywords
     // of old and new pages are then made alike, and the index terms agree.
-    let stop_words = match &earlier {
-        Some(published) => read_stop_words(published)?,
-        None => learn_stop_words(&sources, config, observer),
+    let stop_words = match (&earlier, &options.stop_words) {
+        (Some(published), _) => read_stop_words(published)?,
+        (None, Some(given)) => given.clone(),
+        (None, None) => learn_stop_words(&sources, config, observer).0,
     };
     // The classifier (§6): a model file named by the configuration (`--classifier`), the
     // built-in default model, or none (`off`). A model that cannot be loaded stops the build
@@ -158,7 +194,16 @@ pub fn build_with_mode(
         }
         None => (start_build(dir)?, None),
     };
-    let result = write_build(&sources, &output, earlier_summary.is_some(), &ctx, &stop_words, observer);
+    let shard = if options.shard {
+        let writer = ShardWriter::create(&output.staging, inputs, config).map_err(|source| BuildError::Write {
+            path: output.staging.join(SHARD_SIGNATURES_FILE).display().to_string(),
+            source,
+        })?;
+        Some(writer)
+    } else {
+        None
+    };
+    let result = write_build(&sources, &output, earlier_summary.is_some(), &ctx, &stop_words, observer, shard);
     let mut summary = match result {
         Ok(summary) => summary,
         Err(e) => {
@@ -266,6 +311,7 @@ fn write_build(
     ctx: &PageContext<'_>,
     stop_words: &StopWords,
     observer: &dyn BuildObserver,
+    mut shard: Option<ShardWriter>,
 ) -> Result<BuildSummary, BuildError> {
     let config = ctx.config;
     let staging = &output.staging;
@@ -278,7 +324,7 @@ fn write_build(
     let counter = ByteCounter::default();
     let total_bytes: u64 = sources.iter().map(Source::size_on_disk).sum();
 
-    read_batches(sources, &config.input, &counter, &mut |batch| {
+    read_batches(sources, &config.input, &counter, &mut |source, batch| {
         let results: Vec<Result<ProcessedPage, Skipped>> = batch
             .into_par_iter()
             .map(|event| match event {
@@ -288,6 +334,7 @@ fn write_build(
             .collect();
         for result in results {
             summary.pages_read += 1;
+            let record = shard.as_mut().map(|writer| writer.next_record(source));
             let page = match result {
                 Ok(page) => page,
                 Err(skipped) => {
@@ -297,7 +344,14 @@ fn write_build(
                 }
             };
             summary.input_page_bytes += page.bytes as u64;
-            if !files.seen_urls.insert(&page.record.identifier)? {
+            let first_read = files.seen_urls.insert(&page.record.identifier)?;
+            if let (Some(writer), Some(record)) = (shard.as_mut(), record) {
+                let row = ShardRow::new(source, record, &page.record.identifier, &page.fingerprints, !first_read);
+                writer
+                    .write(&row)
+                    .map_err(|source| BuildError::Write { path: writer.path().display().to_string(), source })?;
+            }
+            if !first_read {
                 let skipped = Skipped {
                     origin: page.origin.clone(),
                     reason: SkipReason::DuplicateUrl,
@@ -314,7 +368,12 @@ fn write_build(
                     page.origin, config.tag_tree.max_depth
                 ));
             }
-            match files.detector.check(&page.record.identifier, &page.fingerprints) {
+            // A shard keeps its replicas: the global join decides (`indexer replicas apply`).
+            let verdict = match shard {
+                Some(_) => Verdict::Unique,
+                None => files.detector.check(&page.record.identifier, &page.fingerprints),
+            };
+            match verdict {
                 Verdict::Replica { kept_url, kind } => {
                     match kind {
                         ReplicaKind::Exact => summary.replicas.exact += 1,
@@ -355,6 +414,10 @@ fn write_build(
         return Err(BuildError::NothingIndexed { read: summary.pages_read });
     }
     files.finish(staging)?;
+    if let Some(writer) = shard {
+        let path = writer.path().display().to_string();
+        writer.finish().map_err(|source| BuildError::Write { path, source })?;
+    }
     if !append {
         let learned = stop_words.learned_sorted().join("\n");
         std::fs::write(staging.join(STOP_WORDS_FILE), learned + "\n").map_err(write_error(STOP_WORDS_FILE))?;
@@ -428,7 +491,7 @@ pub fn learned_cleaner(
         batch.clear();
     };
     let counter = ByteCounter::default();
-    let Ok(()) = read_batches::<std::convert::Infallible>(sources, &ctx.config.input, &counter, &mut |events| {
+    let Ok(()) = read_batches::<std::convert::Infallible>(sources, &ctx.config.input, &counter, &mut |_, events| {
         for event in events {
             match event {
                 InputEvent::Page(page) => batch.push(page),
@@ -449,11 +512,23 @@ pub fn learned_cleaner(
     Ok(cleaner)
 }
 
-/// The first pass: document frequencies over a sample from the start of the input.
-fn learn_stop_words(sources: &[Source], config: &Config, observer: &dyn BuildObserver) -> StopWords {
+/// The stop words a build of `inputs` would learn (`indexer stop-words`), and the number of
+/// pages sampled: what shard builds share with `--stop-words` to index as one build would.
+pub fn stop_words_of(
+    inputs: &[PathBuf],
+    config: &Config,
+    observer: &dyn BuildObserver,
+) -> Result<(StopWords, usize), BuildError> {
+    let sources = inputs.iter().map(|p| Source::from_path(p)).collect::<Result<Vec<_>, _>>()?;
+    Ok(learn_stop_words(&sources, config, observer))
+}
+
+/// The first pass: document frequencies over a sample from the start of the input. Returns
+/// the list and the number of pages sampled.
+fn learn_stop_words(sources: &[Source], config: &Config, observer: &dyn BuildObserver) -> (StopWords, usize) {
     let wanted = config.stop_words.sample_pages;
     if wanted == 0 {
-        return StopWords::generic();
+        return (StopWords::generic(), 0);
     }
     let mut sample: Vec<RawPage> = Vec::new();
     let counter = ByteCounter::default();
@@ -474,5 +549,6 @@ fn learn_stop_words(sources: &[Source], config: &Config, observer: &dyn BuildObs
     let generic = StopWords::generic();
     let ctx = PageContext::new(config, &generic);
     let documents: Vec<HashSet<String>> = sample.par_iter().map(|page| distinct_terms(page, &ctx)).collect();
-    StopWords::learn(documents, config.stop_words.max_document_frequency, config.stop_words.min_sample_pages)
+    let sampled = documents.len();
+    (StopWords::learn(documents, config.stop_words.max_document_frequency, config.stop_words.min_sample_pages), sampled)
 }

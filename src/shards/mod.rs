@@ -15,6 +15,20 @@
 //! [`crate::index::TOKEN_TOTALS_FILE`]), and `docview.jsonl` is rewritten without them. Every
 //! changed shard is staged before any is published: a merge that fails while staging leaves
 //! every shard's previous build published.
+//!
+//! At crawl scale the join runs as a Spark job (`spark/`): shard builds made with `indexer
+//! build --shard` hand every page's signatures over ([`signatures`]), the job joins them as
+//! one build would have, and `indexer replicas apply` removes its choices from each shard
+//! ([`apply`]).
+
+mod apply;
+mod signatures;
+
+pub use apply::{ApplyReport, apply_removals};
+pub use signatures::{
+    SHARD_FORMAT, SHARD_MANIFEST_FILE, SHARD_SIGNATURES_FILE, ShardManifest, ShardRow, ShardSource, ShardWriter,
+    UnsupportedDetector, check_shard_config,
+};
 
 use std::collections::HashMap;
 use std::fs::File;
@@ -36,7 +50,7 @@ use crate::text::for_each_token;
 
 /// The file each shard build changed by a merge lists its removed pages in.
 pub const GLOBAL_REPLICAS_FILE: &str = "replicas-global.tsv";
-const DOCVIEW_FILE: &str = "docview.jsonl";
+pub(crate) const DOCVIEW_FILE: &str = "docview.jsonl";
 /// Tantivy's smallest writer budget; deleting and merging need no more.
 const WRITER_MEMORY: usize = 15_000_000;
 
@@ -107,6 +121,8 @@ pub enum MergeError {
     Tantivy { path: String, message: String },
     #[error("{dir} is given twice: each shard once, in the order their pages take precedence")]
     SameShardTwice { dir: String },
+    #[error("{path}, line {line}: {message}")]
+    List { path: String, line: usize, message: String },
 }
 
 /// The fields of a DocView record the merge joins on.
