@@ -15,7 +15,9 @@ use super::settings::{FusionMethod, FusionSettings};
 
 /// The top `limit` pages of the two lists fused. A page in both lists keeps the abstract
 /// index's candidate (its record is what the result shows); its score is the fused score.
-/// Ties are broken by URL, so the order is deterministic.
+/// Ties (min-max normalisation gives a list's last page 0, as if it were absent) go to the
+/// better rank in the heavier list, then in the other, then to the smaller URL, so the order
+/// is deterministic.
 pub fn fuse(
     abstract_hits: &[Candidate],
     fulltext_hits: &[Candidate],
@@ -23,8 +25,9 @@ pub fn fuse(
     limit: usize,
 ) -> Vec<Candidate> {
     let weights = [settings.abstract_weight, 1.0 - settings.abstract_weight];
-    let mut fused: HashMap<&str, (Candidate, f32)> = HashMap::new();
-    for (list, weight) in [abstract_hits, fulltext_hits].into_iter().zip(weights) {
+    // (candidate, fused score, rank in the abstract list, rank in the full-text list).
+    let mut fused: HashMap<&str, (Candidate, f32, [usize; 2])> = HashMap::new();
+    for (which, (list, weight)) in [abstract_hits, fulltext_hits].into_iter().zip(weights).enumerate() {
         let (low, high) =
             list.iter().fold((f32::INFINITY, f32::NEG_INFINITY), |(lo, hi), c| (lo.min(c.score), hi.max(c.score)));
         for (i, candidate) in list.iter().enumerate() {
@@ -34,19 +37,27 @@ pub fn fuse(
                 FusionMethod::Combsum if high > low => (candidate.score - low) / (high - low),
                 FusionMethod::Combsum => 1.0,
             };
-            fused.entry(candidate.url.as_str()).or_insert_with(|| (candidate.clone(), 0.0)).1 += weight * evidence;
+            let entry =
+                fused.entry(candidate.url.as_str()).or_insert_with(|| (candidate.clone(), 0.0, [usize::MAX; 2]));
+            entry.1 += weight * evidence;
+            entry.2[which] = entry.2[which].min(i);
         }
     }
-    let mut out: Vec<Candidate> = fused
-        .into_values()
-        .map(|(mut candidate, score)| {
+    let heavier = if weights[0] >= weights[1] { [0, 1] } else { [1, 0] };
+    let mut out: Vec<(Candidate, f32, [usize; 2])> = fused.into_values().collect();
+    out.sort_by(|a, b| {
+        b.1.total_cmp(&a.1)
+            .then_with(|| a.2[heavier[0]].cmp(&b.2[heavier[0]]))
+            .then_with(|| a.2[heavier[1]].cmp(&b.2[heavier[1]]))
+            .then_with(|| a.0.url.cmp(&b.0.url))
+    });
+    out.truncate(limit);
+    out.into_iter()
+        .map(|(mut candidate, score, _)| {
             candidate.score = score;
             candidate
         })
-        .collect();
-    out.sort_by(|a, b| b.score.total_cmp(&a.score).then_with(|| a.url.cmp(&b.url)));
-    out.truncate(limit);
-    out
+        .collect()
 }
 
 #[cfg(test)]
@@ -86,8 +97,8 @@ mod tests {
         assert_eq!(rrf[0].kind, IndexKind::Abstract);
         assert_eq!(rrf[2].kind, IndexKind::Fulltext);
         let combsum = fuse(&a, &f, &settings(FusionMethod::Combsum, 0.5), 2);
-        // y: 0.5 · 7/8 + 0.5 · 1; x: 0.5 · 1 + 0.5 · 0.
-        assert_eq!(urls(&combsum), ["y", "w"]);
+        // y: 0.5 · 7/8 + 0.5 · 1; x: 0.5 · 1 + 0.5 · 0; w: 0.5 · 14/19.
+        assert_eq!(urls(&combsum), ["y", "x"]);
         assert!((combsum[0].score - 0.9375).abs() < 1e-6);
     }
 
