@@ -11,7 +11,7 @@
 # Usage: eval/peer/pyserini.sh [collection ...]   (default: cacm cisi medline adi)
 set -euo pipefail
 root="$(cd "$(dirname "$0")/../.." && pwd)"
-shared="${SHARED:-$root/../shared/data}"
+shared="$(cd "${SHARED:-$root/../shared/data}" && pwd)"
 venv="${PYSERINI_VENV:-$root/indexer-data/peer/venv}"
 work="$root/indexer-data/peer"
 
