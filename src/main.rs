@@ -1278,6 +1278,17 @@ fn eval_stats_command(args: EvalStatsArgs) -> Result<ExitCode> {
             stats.fulltext.bytes,
             stats.size_ratio
         );
+        let c = &stats.abstract_coverage;
+        outln!(
+            "abstract / topic content terms {:.4} over {} topic pages ({} at 90% or more); {:.4} over the {} with \
+             {} sentences or more",
+            c.terms_ratio,
+            c.topic_pages,
+            c.pages_at_least_90_percent,
+            c.long_terms_ratio,
+            c.long_pages,
+            indexer::eval::stats::LONG_PAGE_SENTENCES
+        );
     }
     Ok(ExitCode::SUCCESS)
 }
