@@ -12,8 +12,10 @@ import csv
 import html.parser
 import json
 import os
+import shutil
 import subprocess
 import sys
+import tempfile
 
 
 class VisibleText(html.parser.HTMLParser):
@@ -99,7 +101,10 @@ def main():
     parser.add_argument("--work", required=True)
     parser.add_argument("--out", required=True)
     a = parser.parse_args()
-    topics = os.path.join(a.shared, "ir-web", a.name, "topics.tsv")
+    # Pyserini picks its topic reader by the path: one with "cacm" in it is read as the raw
+    # CACM query file, so the TSV is copied to a path without the collection's name.
+    topics = os.path.join(tempfile.mkdtemp(prefix="peer-topics-"), "topics.tsv")
+    shutil.copyfile(os.path.join(a.shared, "ir-web", a.name, "topics.tsv"), topics)
     clean = os.path.join(a.work, "clean")
     pages = os.path.join(a.work, "pages")
     print(f"{a.name}: {clean_documents(a.shared, a.name, os.path.join(clean, 'docs'))} clean documents, "

@@ -23,7 +23,7 @@ use tantivy::{Directory, HasLen};
 
 use crate::eval::run::Topic;
 use crate::index::IndexKind;
-use crate::search::{Collection, SearchError};
+use crate::search::{Collection, IndexChoice, SearchError, SearchRequest};
 
 /// Page size for counting distinct pages touched.
 pub const PAGE_SIZE: usize = 4096;
@@ -87,6 +87,11 @@ pub struct Access {
 }
 
 impl Access {
+    /// Both accesses together (pages of two indexes are distinct files).
+    pub fn plus(&self, other: &Access) -> Access {
+        Access { bytes: self.bytes + other.bytes, reads: self.reads + other.reads, pages: self.pages + other.pages }
+    }
+
     /// This access relative to `other` (abstract / full text), per measure.
     pub fn ratio(&self, other: &Access) -> AccessRatio {
         let r = |a: u64, b: u64| if b == 0 { 0.0 } else { a as f64 / b as f64 };
@@ -252,6 +257,22 @@ pub struct DiskReport {
     pub mean_ratio_all: AccessRatio,
     /// The same figures for the topic queries, as one group.
     pub topics: Option<GroupAccess>,
+    /// The topic queries through the tiered search.
+    pub tiered_topics: Option<TieredAccess>,
+}
+
+/// What the tiered search reads for the topic queries: it ranks both indexes to the fusion
+/// depth before fusing, so it reads about what the two searches alone read together.
+#[derive(Debug, Clone, Serialize)]
+pub struct TieredAccess {
+    pub queries: usize,
+    /// Hits taken from each index before fusing.
+    pub depth: usize,
+    #[serde(rename = "abstract")]
+    pub abstract_index: IndexAccess,
+    pub fulltext: IndexAccess,
+    /// (abstract + full text) of the tiered search / the full-text search alone, inverted file.
+    pub ratio_to_fulltext: AccessRatio,
 }
 
 /// How each query is run: its top 10, as a result page would need.
@@ -273,6 +294,27 @@ fn measure_group(counted: &CountedCollection, group: usize, queries: &[String]) 
         queries: queries.len(),
         ratio: abstract_index.postings.ratio(&fulltext.postings),
         ratio_all: abstract_index.all.ratio(&fulltext.all),
+        abstract_index,
+        fulltext,
+    })
+}
+
+fn measure_tiered(
+    counted: &CountedCollection,
+    queries: &[String],
+    fulltext_alone: &IndexAccess,
+) -> Result<TieredAccess, SearchError> {
+    counted.take(IndexKind::Abstract);
+    counted.take(IndexKind::Fulltext);
+    let request = SearchRequest::new(IndexChoice::Tiered, RESULTS_PER_QUERY);
+    for query in queries {
+        counted.collection.ranking(query, &request)?;
+    }
+    let (abstract_index, fulltext) = (counted.take(IndexKind::Abstract), counted.take(IndexKind::Fulltext));
+    Ok(TieredAccess {
+        queries: queries.len(),
+        depth: counted.collection.settings().tiered.depth.max(RESULTS_PER_QUERY),
+        ratio_to_fulltext: abstract_index.postings.plus(&fulltext.postings).ratio(&fulltext_alone.postings),
         abstract_index,
         fulltext,
     })
@@ -301,13 +343,21 @@ pub fn measure_disk(
         pages: groups.iter().map(|g| ratio(g).pages).sum::<f64>() / n,
     };
     let (mean_ratio, mean_ratio_all) = (mean(|g| g.ratio), mean(|g| g.ratio_all));
-    let topics = topics
-        .map(|topics| {
-            let queries: Vec<String> = topics.iter().map(|t| t.query.clone()).collect();
-            measure_group(&counted, 0, &queries)
-        })
-        .transpose()?;
-    Ok(DiskReport { terms_source: terms_source.to_string(), group_size, groups, mean_ratio, mean_ratio_all, topics })
+    let queries: Option<Vec<String>> = topics.map(|topics| topics.iter().map(|t| t.query.clone()).collect());
+    let topics = queries.as_deref().map(|queries| measure_group(&counted, 0, queries)).transpose()?;
+    let tiered_topics = match (&queries, &topics) {
+        (Some(queries), Some(alone)) => Some(measure_tiered(&counted, queries, &alone.fulltext)?),
+        _ => None,
+    };
+    Ok(DiskReport {
+        terms_source: terms_source.to_string(),
+        group_size,
+        groups,
+        mean_ratio,
+        mean_ratio_all,
+        topics,
+        tiered_topics,
+    })
 }
 
 /// Samples `count` query terms from the full-text index's vocabulary, Zipf-like by document

@@ -327,6 +327,23 @@ fn markdown(report: &CollectionReport, command: &str) -> String {
             t.ratio.pages
         );
     }
+    if let Some(t) = &d.tiered_topics {
+        let _ = writeln!(
+            md,
+            "The tiered search, the same {} topic queries (both indexes ranked to depth {} and fused), inverted file: \
+             abstract {} bytes, {} pages; full text {} bytes, {} pages; together / the full-text search alone: \
+             bytes {:.3}, reads {:.3}, pages {:.3}.\n",
+            t.queries,
+            t.depth,
+            t.abstract_index.postings.bytes,
+            t.abstract_index.postings.pages,
+            t.fulltext.postings.bytes,
+            t.fulltext.postings.pages,
+            t.ratio_to_fulltext.bytes,
+            t.ratio_to_fulltext.reads,
+            t.ratio_to_fulltext.pages
+        );
+    }
     let _ = writeln!(md, "![disk access](disk-access.svg)\n");
     let _ = writeln!(
         md,

@@ -124,7 +124,7 @@ impl Stage {
             }
             Stage::Fusion => {
                 for method in [FusionMethod::Rrf, FusionMethod::Combsum] {
-                    for weight in [0.5, 0.6, 0.7, 0.8, 0.9, 1.0] {
+                    for weight in [0.5, 0.6, 0.7, 0.8, 0.85, 0.9, 0.95, 1.0] {
                         let mut s = base.clone();
                         s.tiered.method = method;
                         s.tiered.abstract_weight = weight;
@@ -133,8 +133,8 @@ impl Stage {
                 }
             }
             Stage::Feedback => {
-                for docs in [5, 10, 20] {
-                    for terms in [10, 20, 40] {
+                for docs in [5, 10, 20, 30] {
+                    for terms in [10, 20, 40, 60] {
                         for original_weight in [0.3, 0.5, 0.7, 0.9] {
                             let mut s = base.clone();
                             s.feedback.docs = docs;
