@@ -585,6 +585,10 @@ struct EvalReplicasArgs {
     /// Reproduce Table 2 (Percentage × Interval) for the keyword fingerprint.
     #[arg(long)]
     sweep: bool,
+    /// Replica settings to measure: a build configuration (TOML, as for `indexer build
+    /// --config`) whose [replicas] section overrides the defaults.
+    #[arg(long, value_name = "FILE")]
+    settings: Option<PathBuf>,
     /// Print the report as JSON.
     #[arg(long)]
     json: bool,
@@ -1475,7 +1479,7 @@ fn eval_replicas_command(args: EvalReplicasArgs) -> Result<ExitCode> {
     let truth = args.truth.or_else(|| config.as_ref().map(|c| c.truth.clone())).context("give --truth or --config")?;
     let pairs = args.pairs.or_else(|| config.as_ref().map(|c| c.pairs.clone()));
     let report_dir = args.report.or_else(|| config.as_ref().map(|c| c.report.clone()));
-    let settings = Config::default();
+    let settings = load_config(args.settings.as_deref())?;
     let (pages, detectors, sweeps) = evaluate_replica_set(&input, &read_truth(&truth)?, &settings, args.sweep)?;
     let pairs = match pairs {
         Some(path) if path.exists() => evaluate_pairs(&path, &settings.replicas)?,
@@ -1509,13 +1513,7 @@ fn eval_replicas_command(args: EvalReplicasArgs) -> Result<ExitCode> {
         }
     }
     if let Some(dir) = report_dir {
-        let command = match &args.config {
-            Some(path) => {
-                format!("indexer eval replicas --config {}{}", path.display(), if args.sweep { " --sweep" } else { "" })
-            }
-            None => "indexer eval replicas".to_string(),
-        };
-        write_replica_report(&report, &dir, &command)?;
+        write_replica_report(&report, &dir, &command_line())?;
         if !args.json {
             outln!("report written to {}", dir.join("report.md").display());
         }
