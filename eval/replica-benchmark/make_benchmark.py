@@ -13,13 +13,17 @@ scraping make on the web:
   trim        one paragraph dropped, or the story cut short (up to a quarter of its words)
   reorder     a paragraph moved elsewhere
   boilerplate lines of the page's own template (its visible text outside the gold) left in,
-              10-40% of the article's length, at the top, the bottom or both
+              10-60% of the article's length, at the top, the bottom or both
   rewrite     a few words of one or two sentences changed
+  same-site   (half of the copies, with or without one of the edits above) the article and its
+              copy each inside a page of the article's site: template lines 0.3-8 times the
+              article's length, a tenth to a third of them differing between the two pages
 Negatives (label "0.5"): two different articles
   random      as they come
-  template    both carry the same template lines (20-50% of the article's length), as two stories
+  template    both carry the same template lines (20-150% of the article's length), as two stories
               of one site do when cleaning leaves some of the template in
   quote       the second quotes one paragraph of the first
+  same-site   each inside a page of one site, as for the copies above
 
 Standard library only; deterministic for a seed. Usage:
   python3 eval/replica-benchmark/make_benchmark.py [--data ../shared/data/clean-train] [--pairs 600]
@@ -172,7 +176,7 @@ def edit(rng, article, other, template):
             moved = paras.pop(rng.randrange(1, len(paras)))
             paras.insert(rng.randrange(1, len(paras) + 1), moved)
         elif kind == "boilerplate":
-            chunk = template_chunk(rng, template, int(n * rng.uniform(0.10, 0.40)))
+            chunk = template_chunk(rng, template, int(n * rng.uniform(0.10, 0.60)))
             where = rng.choice(["top", "bottom", "both"])
             half = len(chunk) // 2
             if where == "top":
@@ -211,25 +215,48 @@ def main():
             templates[article["id"]] = template_lines(article["html"], "\n".join(article["paras"]))
         return templates[article["id"]]
 
+    def site_page(article, template):
+        """The article inside a page of its site: the site's template lines around it; a
+        site's pages vary a little (a tenth to a third of the template lines are replaced by
+        lines of another page's template)."""
+        chunk = list(template)
+        other = template_of(articles[rng.randrange(len(articles))])
+        if other:
+            for i in rng.sample(range(len(chunk)), int(len(chunk) * rng.uniform(0.1, 0.33))):
+                chunk[i] = rng.choice(other)
+        half = rng.randrange(len(chunk) + 1)
+        return chunk[:half] + article + chunk[half:]
+
     for k in range(args.pairs):
         a = articles[k % len(articles)]
         other = articles[(k * 7 + 3) % len(articles)]
-        kinds, copy = edit(rng, a, other, template_of(a))
+        if k % 2 == 0:
+            kinds, copy = edit(rng, a, other, template_of(a))
+            src = a["paras"]
+        else:
+            # The same story at two addresses of one site (what shares a canonical link).
+            kinds, copy = edit(rng, a, other, []) if rng.random() < 0.5 else ([], list(a["paras"]))
+            template = template_chunk(rng, template_of(a), int(words(a["paras"]) * rng.uniform(0.3, 8.0)))
+            src, copy = site_page(a["paras"], template), site_page(copy, template)
+            kinds = ["same-site"] + kinds
         out.append({"pair_id": f"pos-{k}", "label_raw": "3", "edits": kinds,
-                    "src_doc": "\n".join(a["paras"]), "target_doc": "\n".join(copy)})
+                    "src_doc": "\n".join(src), "target_doc": "\n".join(copy)})
     for k in range(args.pairs):
         a = articles[rng.randrange(len(articles))]
         b = articles[rng.randrange(len(articles))]
         while b["id"] == a["id"]:
             b = articles[rng.randrange(len(articles))]
-        kind = ["random", "template", "quote"][k % 3]
+        kind = ["random", "template", "quote", "same-site"][k % 4]
         pa, pb = list(a["paras"]), list(b["paras"])
         if kind == "template":
-            chunk = template_chunk(rng, template_of(a), int(min(words(pa), words(pb)) * rng.uniform(0.2, 0.5)))
+            chunk = template_chunk(rng, template_of(a), int(min(words(pa), words(pb)) * rng.uniform(0.2, 1.5)))
             pa, pb = chunk + pa, chunk + pb
         elif kind == "quote":
             quoted = max(pa[1:], key=lambda p: len(p.split()))
             pb.insert(rng.randrange(1, len(pb) + 1), quoted)
+        elif kind == "same-site":
+            template = template_chunk(rng, template_of(a), int(min(words(pa), words(pb)) * rng.uniform(0.3, 8.0)))
+            pa, pb = site_page(pa, template), site_page(pb, template)
         out.append({"pair_id": f"neg-{k}", "label_raw": "0.5", "edits": [kind],
                     "src_doc": "\n".join(pa), "target_doc": "\n".join(pb)})
     os.makedirs(os.path.dirname(os.path.abspath(args.out)), exist_ok=True)
