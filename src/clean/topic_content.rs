@@ -264,8 +264,7 @@ pub struct RootSearch {
     pub roots: Vec<NodeId>,
     /// The heading matching the page title, if any.
     pub heading: Option<NodeId>,
-    /// The title heading when it stands apart from the root, with its standfirst if it has
-    /// one (kept in addition).
+    /// The title heading when it stands apart from the root (kept in addition).
     pub extra_heading: Vec<NodeId>,
     /// Whether any paragraph of running text was found (not just a headline).
     pub has_paragraphs: bool,
@@ -346,13 +345,10 @@ pub fn find_topic_root(tree: &TagTree, weights: &BlockWeights, config: &Cleaning
         }
     };
     let heading = tree.title_heading.map(|h| h.node);
-    // Text lying loose in <body>, outside any container, is template residue when the
-    // headline has a container of its own (article text sits in blocks next to it).
-    let loose_body_text = |id: NodeId| tree.nodes[id].tag == "body" && heading.is_some_and(|h| h != id);
     // Each paragraph's value: its running text times its block weight (`None`: no paragraph).
     let paragraph: Vec<Option<f64>> = (0..n)
         .map(|id| {
-            let is_paragraph = RootSearch::is_paragraph(tree, id, config) && !loose_body_text(id);
+            let is_paragraph = RootSearch::is_paragraph(tree, id, config);
             is_paragraph.then(|| RootSearch::running_terms(tree, id) as f64 * weights.get(id))
         })
         .collect();
@@ -386,22 +382,8 @@ pub fn find_topic_root(tree: &TagTree, weights: &BlockWeights, config: &Cleaning
             mass[parent] += mass[id];
         }
     }
+    // Ties go to the container (the smaller id): the whole of the text it holds.
     let mut root = best(&mut (0..n)).unwrap_or(TagTree::ROOT);
-    // A block of running text alone in its container ties with it (the parent scores in
-    // full), and the tie goes to the container. Not when the container's other children are
-    // mostly links (a column of menus beside the text): the climb below never takes in such a
-    // region either, and with it the page would read as a hub page. Links in the container's
-    // own text (a table of contents around the text) are its content and stay.
-    while let Some(c) = tree.nodes[root].children.iter().copied().find(|&c| score[c] > 0.0 && score[c] == score[root]) {
-        let node = &tree.nodes[root];
-        let others =
-            node.subtree.anchor_terms.saturating_sub(node.own.anchor_terms + tree.nodes[c].subtree.anchor_terms);
-        if others as f64 > config.climb_max_link_density * node.subtree.terms as f64 {
-            root = c;
-        } else {
-            break;
-        }
-    }
     // A headline alone (no running text of its own) won the search: its block weight (h1
     // counts several times) can outscore a short article body. Then the best running text
     // apart from it is the candidate, weighed against the headline below as a body apart
@@ -437,7 +419,6 @@ pub fn find_topic_root(tree: &TagTree, weights: &BlockWeights, config: &Cleaning
         // The body is the region its best paragraph climbs to.
         let region = climb(tree, root, &mass, config);
         let body_mass = if config.climb_share > 0.0 { mass[region] } else { 0.0 };
-        let mut standfirst = false;
         let mut joint = None;
         let keep_around = if paragraph_score[around] >= config.climb_min_text {
             score[around] >= config.title_root_min_share * score[root]
@@ -446,7 +427,6 @@ pub fn find_topic_root(tree: &TagTree, weights: &BlockWeights, config: &Cleaning
             // article body that follows it in document order and outweighs it goes with it.
             let after = root > tree.descendants(around).into_iter().max().unwrap_or(around);
             let body_follows = after && score[root].max(body_mass) > score[around];
-            standfirst = body_follows;
             !body_follows && score[around] >= config.title_root_min_share * score[root]
         } else {
             // Template text (a cookie notice, an "about us" box) outscores a bare headline
@@ -488,13 +468,6 @@ pub fn find_topic_root(tree: &TagTree, weights: &BlockWeights, config: &Cleaning
             root = around;
         } else {
             extra_heading.push(h);
-            if standfirst {
-                extra_heading.extend(
-                    tree.descendants(around)
-                        .into_iter()
-                        .filter(|&id| RootSearch::is_text_block(tree, id) && !under_hub_or_image(tree, id, around)),
-                );
-            }
         }
     }
     root = climb(tree, root, &mass, config);
@@ -869,30 +842,9 @@ mod tests {
     }
 
     #[test]
-    fn a_text_alone_in_its_column_does_not_take_in_the_menus_beside_it() {
-        // The story's text lies directly in its column (no paragraph tags), the only block of
-        // running text; the column beside it is menus.
-        let menus: String = (0..6)
-            .map(|m| {
-                let items: String =
-                    (0..12).map(|i| format!("<li><a href=/c{m}-{i}>Section {m} {i}</a></li>")).collect();
-                format!("<div class=well><blockquote class=title>Topics</blockquote><ul>{items}</ul></div>")
-            })
-            .collect();
-        let page = format!(
-            "<title>City news</title><body><div class=row><div class=col-3>{menus}</div>\
-            <div class=col-9><p class=title>Rail yard becomes a park</p>{RAIL_YARD}<br><br></div></div></body>"
-        );
-        let (tree, content) = clean(&page, CleanerKind::DocView);
-        let text = content.text(&tree);
-        assert_eq!(content.page_type, BlockType::Topic);
-        assert!(text.contains("rail yard into a park"), "{text}");
-        assert!(!text.contains("Section"), "{text}");
-    }
-
-    #[test]
     fn a_table_of_contents_around_the_only_text_stays_with_it() {
-        // The same tie, with the links in the container's own text: a report's contents.
+        // A tie between the text and its container goes to the container, links and all: a
+        // report's contents.
         let contents: String = (0..40)
             .map(|i| format!("<a href=#t{i}>Title {i} of the appropriations for rural programs</a><br>"))
             .collect();
@@ -1405,27 +1357,6 @@ mod tests {
     }
 
     #[test]
-    fn a_headline_with_a_standfirst_goes_with_the_body_that_follows_it() {
-        // The headline's header holds a one-line summary, and the body comes after it in
-        // sections smaller than the headline's weight times the override ratio.
-        let para = "<p>The regional council approved the new tram line after a long debate about costs and the route through the old town.</p>";
-        let section = format!("<div class=col><div class=inner>{}</div></div>", para.repeat(8));
-        let html = format!(
-            "<head><title>Tram line approved | City News</title></head><body><article>\
-             <header><div class=hl><h1>Tram line approved</h1><p class=summary>The council voted for the route through the old town.</p></div>\
-             <figure><figcaption>The planned stop at the station square, seen from the north side of the square.</figcaption></figure></header>\
-             <section>{}</section></article><footer><p>Copyright City News, all rights reserved by the publisher.</p></footer></body>",
-            section.repeat(3)
-        );
-        let (tree, content) = clean(&html, CleanerKind::DocView);
-        let text = content.text(&tree);
-        assert!(text.starts_with("Tram line approved\n"), "{text}");
-        assert!(text.contains("The council voted"), "{text}");
-        assert_eq!(text.matches("The regional council approved").count(), 24, "{text}");
-        assert!(!text.contains("Copyright"));
-    }
-
-    #[test]
     fn a_page_of_many_sections_keeps_them_all_but_not_its_navigation() {
         let words = |topic: &str, n: usize| format!("{topic} {}", "and our team helps you plan it well ".repeat(n));
         let html = format!(
@@ -1451,24 +1382,6 @@ mod tests {
         let weights = block_weights(&tree, &config.block_weight);
         let root_only = clean_page(&tree, &weights, CleanerKind::DocView, &config).text(&tree);
         assert!(root_only.contains("Garden design") && !root_only.contains("Tree surgery"), "{root_only}");
-    }
-
-    #[test]
-    fn loose_template_text_in_body_does_not_outweigh_the_headline() {
-        let html = "<head><title>Modified Graeffe method | Cottages</title></head><body>\
-            <b>Cottages Unlimited Realty Inc. Brokerage, sales telephone and fax numbers, open every day of the week \
-            for viewings of lake properties and cottages in the region</b>\
-            <div><div><h1>Modified Graeffe method</h1></div></div></body>";
-        let (tree, content) = clean(html, CleanerKind::DocView);
-        assert_eq!(content.text(&tree), "Modified Graeffe method");
-        // Paragraph elements in <body> still count.
-        let html = format!(
-            "<head><title>Tern colonies grow | Birds</title></head><body><div><h1>Tern colonies grow</h1></div>{}\
-             <p>Observers found more birds than in any year since counts began in the sixties.</p></body>",
-            "<p>The survey counted nesting terns on every island of the archipelago this spring.</p>".repeat(5)
-        );
-        let (tree, content) = clean(&html, CleanerKind::DocView);
-        assert!(content.text(&tree).contains("Observers found more birds"), "{}", content.text(&tree));
     }
 
     #[test]
