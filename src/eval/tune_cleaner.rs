@@ -44,11 +44,16 @@ pub struct Setting {
     set: fn(&mut CleaningConfig, f64),
 }
 
+/// A share no text reaches: the rule it gates never fires (its gain is the curve's step to it).
+const NEVER: f64 = 1000.0;
+
 /// The settings the search moves, with the values it tries (the current default among them).
+/// Where 0 (or [`NEVER`]) turns a rule off, the grid holds that value, so that the report's
+/// curves show what the rule gains.
 pub const SETTINGS: &[Setting] = &[
     Setting {
         name: "min_paragraph_terms",
-        grid: &[4.0, 6.0, 8.0, 10.0, 12.0, 16.0],
+        grid: &[4.0, 6.0, 8.0, 10.0, 12.0, 16.0, 20.0],
         get: |c| c.min_paragraph_terms as f64,
         set: |c, v| c.min_paragraph_terms = v as usize,
     },
@@ -60,7 +65,7 @@ pub const SETTINGS: &[Setting] = &[
     },
     Setting {
         name: "title_heading_score",
-        grid: &[0.0, 10.0, 20.0, 40.0, 80.0],
+        grid: &[0.0, 10.0, 20.0, 30.0, 40.0, 80.0],
         get: |c| c.title_heading_score,
         set: |c, v| c.title_heading_score = v,
     },
@@ -72,7 +77,7 @@ pub const SETTINGS: &[Setting] = &[
     },
     Setting {
         name: "max_heading_gap_terms",
-        grid: &[0.0, 10.0, 30.0, 60.0, 120.0],
+        grid: &[0.0, 10.0, 30.0, 60.0, 120.0, 240.0, 480.0],
         get: |c| c.max_heading_gap_terms as f64,
         set: |c, v| c.max_heading_gap_terms = v as usize,
     },
@@ -84,25 +89,25 @@ pub const SETTINGS: &[Setting] = &[
     },
     Setting {
         name: "climb_share",
-        grid: &[0.0, 0.25, 0.5, 1.0, 2.0],
+        grid: &[0.0, 0.25, 0.5, 1.0, 2.0, 4.0],
         get: |c| c.climb_share,
         set: |c, v| c.climb_share = v,
     },
     Setting {
         name: "climb_share_named_repeat",
-        grid: &[0.0, 0.1, 0.25, 0.5, 1.0],
+        grid: &[0.0, 0.1, 0.25, 0.5, 1.0, NEVER],
         get: |c| c.climb_share_named_repeat,
         set: |c, v| c.climb_share_named_repeat = v,
     },
     Setting {
         name: "climb_max_link_density",
-        grid: &[0.3, 0.4, 0.5, 0.6, 0.7],
+        grid: &[0.3, 0.4, 0.5, 0.6, 0.7, 0.8, 0.9],
         get: |c| c.climb_max_link_density,
         set: |c, v| c.climb_max_link_density = v,
     },
     Setting {
         name: "climb_min_text",
-        grid: &[0.0, 30.0, 60.0, 120.0, 240.0],
+        grid: &[0.0, 15.0, 30.0, 45.0, 60.0, 120.0, 240.0],
         get: |c| c.climb_min_text,
         set: |c, v| c.climb_min_text = v,
     },
