@@ -1380,7 +1380,11 @@ fn eval_tune_cleaner_command(args: EvalTuneCleanerArgs) -> Result<ExitCode> {
     outln!("sets: {}", report.sets.join(", "));
     outln!("start F1           {:?}  mean {:.4}", rounded(&report.start_f1), mean(&report.start_f1));
     outln!("cross-validated F1 {:?}  mean {:.4}", rounded(&cv), mean(&cv));
-    outln!("in-sample F1       {:?}  mean {:.4}  (the setting chosen on all pages)", rounded(&report.chosen_f1), mean(&report.chosen_f1));
+    outln!(
+        "in-sample F1       {:?}  mean {:.4}  (the setting chosen on all pages)",
+        rounded(&report.chosen_f1),
+        mean(&report.chosen_f1)
+    );
     for ((name, start), (_, chosen)) in report.start.iter().zip(&report.chosen) {
         let mark = if start != chosen { "  <- moved" } else { "" };
         outln!("  {name:<26} {start:>8} -> {chosen:<8}{mark}");

@@ -494,9 +494,7 @@ pub fn find_topic_root(tree: &TagTree, weights: &BlockWeights, config: &Cleaning
 /// inside it, in containers shaped like the root's (posts, entries, sections repeat their
 /// markup; a template's boxes do not) or beside a root with substantial text of its own (an
 /// article split around figures and ads; a short text would climb into boxes of its size), and
-/// is mostly running text. Siblings named like the root's branch (same tag and classes), or
-/// sibling `<section>`s, need hold only `climb_share_named_repeat` as much running text
-/// outside their figures: the parts of one article or document. A root inside a block marked
+/// is mostly running text. A root inside a block marked
 /// `itemprop="articleBody"` climbs to that block and no further. The page body is never a
 /// root this way: it holds everything. A `climb_share` of 0 turns climbing off.
 fn climb(tree: &TagTree, mut root: NodeId, mass: &[f64], config: &CleaningConfig) -> NodeId {
@@ -536,22 +534,8 @@ fn climb(tree: &TagTree, mut root: NodeId, mass: &[f64], config: &CleaningConfig
             })
             .collect();
         let repeated = alike.iter().any(|&c| mass[c] > 0.0);
-        let (alike_mass, alike_terms) = alike
-            .iter()
-            .filter(|&&c| mass[c] > 0.0)
-            .map(|&c| outside_figures(tree, c, mass))
-            .fold((0.0, 0), |(m, t), (cm, ct)| (m + cm, t + ct));
-        // Like-named parts (classes, not bare tags: a layout table's cells are all `td`) and
-        // sections are one text split up: the parent takes them in at a smaller share of their
-        // own, in running text: a section of code or plain prose weighs less than one of
-        // emphasis and headings, but it is as much of the text. Parts of substance, both, by
-        // paragraph weight as in the root search: a short text beside an author's bio in
-        // like-named wrappers is no article in sections.
-        let parts = (!tree.nodes[branch].hint.is_empty() || is_section)
-            && alike_terms as f64 >= config.climb_share_named_repeat * tree.nodes[branch].subtree.text_terms() as f64
-            && alike_mass.min(mass[branch]) >= config.climb_min_text;
         if (repeated || mass[branch] >= config.climb_min_text)
-            && (outside >= config.climb_share * mass[branch] || parts)
+            && outside >= config.climb_share * mass[branch]
             && region.link_density() <= config.climb_max_link_density
         {
             root = parent;
@@ -561,23 +545,6 @@ fn climb(tree: &TagTree, mut root: NodeId, mass: &[f64], config: &CleaningConfig
         }
     }
     root
-}
-
-/// The paragraph text (`mass`) and the running text (terms outside links) of `id` outside its
-/// pictures' figures: a gallery's captions are no part of the text beside it.
-fn outside_figures(tree: &TagTree, id: NodeId, mass: &[f64]) -> (f64, usize) {
-    let (mut figure_mass, mut figure_terms) = (0.0, 0);
-    let mut stack = vec![id];
-    while let Some(n) = stack.pop() {
-        let node = &tree.nodes[n];
-        if matches!(node.tag.as_str(), "figure" | "figcaption") {
-            figure_mass += mass[n];
-            figure_terms += node.subtree.text_terms();
-        } else {
-            stack.extend(node.children.iter().copied());
-        }
-    }
-    (mass[id] - figure_mass, tree.nodes[id].subtree.text_terms().saturating_sub(figure_terms))
 }
 
 /// A container's markup shape: its tag and its classes but for numbers (`post_2` and

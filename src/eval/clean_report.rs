@@ -180,10 +180,7 @@ fn markdown(report: &CleaningReport, command: &str) -> String {
         }
     );
     let _ = writeln!(md, "## F1 on the test sets\n");
-    let _ = writeln!(
-        md,
-        "Test sets are scored to report only: no rule or setting was chosen by its score here.\n"
-    );
+    let _ = writeln!(md, "Test sets are scored to report only: no rule or setting was chosen by its score here.\n");
     let _ = writeln!(md, "| cleaner | {} | mean |", report.sets.join(" | "));
     let _ = writeln!(md, "|---|{}---|", "---|".repeat(report.sets.len()));
     for cleaner in &report.cleaners {
@@ -281,13 +278,8 @@ fn training_table(md: &mut String, report: &CleaningReport) {
         } else {
             "–".into()
         };
-        let _ = writeln!(
-            md,
-            "| **{}, {}-fold cross-validated** | {} | {mean} |",
-            cv.cleaner,
-            cv.folds,
-            cells.join(" | ")
-        );
+        let _ =
+            writeln!(md, "| **{}, {}-fold cross-validated** | {} | {mean} |", cv.cleaner, cv.folds, cells.join(" | "));
     }
     for cleaner in &report.cleaners {
         let cells: Vec<String> =
@@ -296,7 +288,8 @@ fn training_table(md: &mut String, report: &CleaningReport) {
         // The tuned cleaner's rows: its name, or its name with a placement ("docview, headline
         // inline"); not another cleaner sharing the prefix (docview-paper).
         let tuned = report.cross_validated.as_ref().is_some_and(|cv| {
-            cleaner == &cv.cleaner || cleaner.strip_prefix(cv.cleaner.as_str()).is_some_and(|rest| rest.starts_with(", "))
+            cleaner == &cv.cleaner
+                || cleaner.strip_prefix(cv.cleaner.as_str()).is_some_and(|rest| rest.starts_with(", "))
         });
         let label = if tuned { format!("{cleaner} (in-sample)") } else { cleaner.clone() };
         let _ = writeln!(md, "| {label} | {} | {mean} |", cells.join(" | "));

@@ -44,12 +44,9 @@ pub struct Setting {
     set: fn(&mut CleaningConfig, f64),
 }
 
-/// A share no text reaches: the rule it gates never fires (its gain is the curve's step to it).
-const NEVER: f64 = 1000.0;
-
 /// The settings the search moves, with the values it tries (the current default among them).
-/// Where 0 (or [`NEVER`]) turns a rule off, the grid holds that value, so that the report's
-/// curves show what the rule gains.
+/// Where 0 turns a rule off, the grid holds 0, so that the report's curves show what the rule
+/// gains.
 pub const SETTINGS: &[Setting] = &[
     Setting {
         name: "min_paragraph_terms",
@@ -92,12 +89,6 @@ pub const SETTINGS: &[Setting] = &[
         grid: &[0.0, 0.25, 0.5, 1.0, 2.0, 4.0],
         get: |c| c.climb_share,
         set: |c, v| c.climb_share = v,
-    },
-    Setting {
-        name: "climb_share_named_repeat",
-        grid: &[0.0, 0.1, 0.25, 0.5, 1.0, NEVER],
-        get: |c| c.climb_share_named_repeat,
-        set: |c, v| c.climb_share_named_repeat = v,
     },
     Setting {
         name: "climb_max_link_density",
@@ -300,18 +291,22 @@ fn load(sets: &[GoldSetConfig], config: &Config, options: TuneOptions) -> Result
             .map_init(
                 || PageContext::new(config, &stop_words),
                 |ctx, page| {
-                let raw =
-                    RawPage { url: page.url.clone(), origin: page.stem.clone(), bytes: page.html.clone(), http_charset: None };
-                let (tree, _) = ctx.tag_tree(&raw);
-                let weights = block_weights(&tree, &config.block_weight);
-                TrainingPage {
-                    set: index,
-                    fold: fold_of(&site_of(&page.url), options.folds),
-                    tree,
-                    weights,
-                    gold: score_tokens(&page.gold),
-                }
-            },
+                    let raw = RawPage {
+                        url: page.url.clone(),
+                        origin: page.stem.clone(),
+                        bytes: page.html.clone(),
+                        http_charset: None,
+                    };
+                    let (tree, _) = ctx.tag_tree(&raw);
+                    let weights = block_weights(&tree, &config.block_weight);
+                    TrainingPage {
+                        set: index,
+                        fold: fold_of(&site_of(&page.url), options.folds),
+                        tree,
+                        weights,
+                        gold: score_tokens(&page.gold),
+                    }
+                },
             )
             .collect();
         pages.extend(parsed);
@@ -340,7 +335,8 @@ pub fn tune_cleaner(
     let start_f1 = tuner.set_f1(&start_scores, all);
 
     let mut fold_results = Vec::new();
-    let mut held_out_scores = vec![PageScore { output_tokens: 0, gold_tokens: 0, true_positives: 0 }; tuner.pages.len()];
+    let mut held_out_scores =
+        vec![PageScore { output_tokens: 0, gold_tokens: 0, true_positives: 0 }; tuner.pages.len()];
     for fold in 0..options.folds {
         let setting = tuner.search(&start, options.rounds, |p| p.fold != fold);
         let scores = tuner.scores(&setting);
@@ -422,7 +418,10 @@ pub fn tuning_markdown(report: &TuningReport, command: &str) -> String {
     let _ = writeln!(md, "| start (the defaults before tuning), all pages | {} |", row(&report.start_f1));
     let _ = writeln!(md, "| **tuned, {}-fold cross-validated** | {} |", report.folds, row(&cv));
     let _ = writeln!(md, "| tuned on all pages (in-sample) | {} |", row(&report.chosen_f1));
-    let _ = writeln!(md, "\n## Settings\n\nPer fold, the setting chosen on the other folds; last, the one chosen on all pages.\n");
+    let _ = writeln!(
+        md,
+        "\n## Settings\n\nPer fold, the setting chosen on the other folds; last, the one chosen on all pages.\n"
+    );
     let _ = writeln!(
         md,
         "| setting | start | {} | chosen |\n|---|---:|{}---:|",
@@ -433,7 +432,10 @@ pub fn tuning_markdown(report: &TuningReport, command: &str) -> String {
         let folds: Vec<String> = report.fold_results.iter().map(|f| format!("{}", f.setting[i].1)).collect();
         let _ = writeln!(md, "| {name} | {start} | {} | {} |", folds.join(" | "), report.chosen[i].1);
     }
-    let _ = writeln!(md, "\n## Held-out F1 per fold (mean over sets)\n\n| fold | pages | start | tuned |\n|---|---:|---:|---:|");
+    let _ = writeln!(
+        md,
+        "\n## Held-out F1 per fold (mean over sets)\n\n| fold | pages | start | tuned |\n|---|---:|---:|---:|"
+    );
     for f in &report.fold_results {
         let _ = writeln!(md, "| {} | {} | {:.4} | {:.4} |", f.fold, f.pages, mean(&f.start_f1), mean(&f.tuned_f1));
     }
@@ -491,7 +493,9 @@ mod tests {
     }
 
     fn page(tokens: &str, gold: &str) -> String {
-        format!("<html><head><title>T</title></head><body><nav>{tokens}</nav><article><p>{gold}</p></article></body></html>")
+        format!(
+            "<html><head><title>T</title></head><body><nav>{tokens}</nav><article><p>{gold}</p></article></body></html>"
+        )
     }
 
     #[test]

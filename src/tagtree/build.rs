@@ -551,7 +551,11 @@ fn find_title_heading(tree: &TagTree, eligible: impl Fn(NodeId) -> bool) -> Opti
         }
         best.map(|(at, _, _, _)| at)
     };
-    headline.as_ref().and_then(|h| best_against(h)).or_else(|| best_against(&full)).map(|(node, tag)| TitleHeading { node, tag })
+    headline
+        .as_ref()
+        .and_then(&best_against)
+        .or_else(|| best_against(&full))
+        .map(|(node, tag)| TitleHeading { node, tag })
 }
 
 /// The value of the attribute `key` among `attrs`. The pre-pass drops every attribute it
