@@ -11,8 +11,9 @@ bin=${1:-target/release/indexer}
 [ -x "$bin" ] || cargo build --release --quiet
 bin=$(realpath "$bin")
 
-echo "== Spark job: the join's pure parts (read order, replica resolution)"
+echo "== Spark job: the join's pure parts (read order, replica resolution) and the ranking check"
 python3 spark/test_join.py
+python3 spark/test_compare.py
 
 if ! command -v java >/dev/null 2>&1; then
   if [ "$(id -u)" = 0 ] && command -v apt-get >/dev/null 2>&1; then

@@ -538,6 +538,12 @@ pub struct DocViewConfig {
     pub abstract_sentences: usize,
     /// θ: number of keywords that weigh the sentences.
     pub abstract_keywords: usize,
+    /// The abstract's share of the topic content's sentences (rounded up), capped by δ: an
+    /// abstract bounded relative to its page (§6 fixes δ alone, which on pages of 10 to 20
+    /// sentences keeps nearly all of them).
+    pub abstract_share: f64,
+    /// The fewest sentences an abstract has (short texts keep up to this many).
+    pub abstract_min_sentences: usize,
     /// β: cosine threshold above which a hub block's links are relevant hyperlinks.
     pub link_similarity: f64,
     /// Titles (compared case-insensitively, digits ignored) that editing tools generate;
@@ -571,6 +577,8 @@ impl Default for DocViewConfig {
             keywords: 10,
             abstract_sentences: 15,
             abstract_keywords: 15,
+            abstract_share: 0.3,
+            abstract_min_sentences: 3,
             link_similarity: 0.2,
             generated_titles,
             title_keywords: 2,
@@ -760,6 +768,9 @@ impl Config {
         let sst = &self.sst;
         if !(0.0..=1.0).contains(&sst.noise_threshold) || !(0.0..1.0).contains(&sst.attenuation) {
             return Err("sst.noise_threshold must be in 0..=1 and sst.attenuation in 0..1".into());
+        }
+        if !(0.0..=1.0).contains(&self.docview.abstract_share) {
+            return Err(format!("docview.abstract_share must be in 0..=1, got {}", self.docview.abstract_share));
         }
         if self.input.batch_size == 0 {
             return Err("input.batch_size must be at least 1".into());

@@ -23,7 +23,7 @@ use indexer::eval::run::{read_topics, run_topics};
 use indexer::eval::score::{EvalOptions, Qrels, Run, evaluate};
 use indexer::eval::stats::index_statistics;
 use indexer::input::{SkipReason, Skipped};
-use indexer::search::{Collection, IndexChoice, Shards};
+use indexer::search::{Collection, IndexChoice, SearchRequest, SearchSettings, Shards};
 
 /// mimalloc, not the system allocator: html5ever's DOM, its string buffers and the tag tree
 /// are many small allocations per page, and every page frees them all. Measured on this
@@ -332,8 +332,9 @@ struct SearchArgs {
     /// with their summed collection statistics and merged by score.
     #[arg(long, default_value = DEFAULT_DIR, value_name = "DIR")]
     dir: Vec<PathBuf>,
-    /// Which index answers.
-    #[arg(long, default_value = "abstract", value_parser = clap::builder::PossibleValuesParser::new(IndexChoice::NAMES))]
+    /// Which index answers: tiered fuses the abstract and the full-text index's hits (the
+    /// best of the three in the held-out evaluation, README "Search settings").
+    #[arg(long, default_value = "tiered", value_parser = clap::builder::PossibleValuesParser::new(IndexChoice::NAMES))]
     index: String,
     /// Number of results.
     #[arg(short = 'n', long, default_value_t = 10)]
@@ -341,9 +342,31 @@ struct SearchArgs {
     /// Only pages of this content category (a code of the build's classifier, e.g. 05).
     #[arg(long, value_name = "CODE")]
     category: Option<String>,
+    #[command(flatten)]
+    tuning: SearchTuning,
     /// One JSON object per result (JSON Lines).
     #[arg(long)]
     json: bool,
+}
+
+#[derive(Args)]
+struct SearchTuning {
+    /// Expand the query by pseudo-relevance feedback (RM3): the words of the top pages'
+    /// DocView records (title, keywords, abstract) join the query, weighted by a relevance
+    /// model; the number of pages and terms and the original query's weight are settings.
+    #[arg(long)]
+    feedback: bool,
+    /// Search settings (BM25 k1 and b per index, field boosts, the tiered search's fusion,
+    /// feedback) from this file instead of the shipped ones (src/search/settings.toml, which
+    /// says how each was chosen; `indexer eval tune` chooses them).
+    #[arg(long, value_name = "FILE")]
+    settings: Option<PathBuf>,
+}
+
+impl SearchTuning {
+    fn settings(&self) -> Result<Option<SearchSettings>> {
+        Ok(self.settings.as_deref().map(SearchSettings::from_file).transpose()?)
+    }
 }
 
 #[derive(Args)]
@@ -434,6 +457,18 @@ enum EvalCommand {
         (default folder: indexer-data/eval-<name>).\n\n\
         Example: indexer eval report --config eval/cacm.toml")]
     Report(EvalReportArgs),
+    /// Choose the search settings by leave-one-collection-out over several collections.
+    #[command(long_about = "Chooses the search settings (BM25 k1 and b and field boosts of each \
+        index, the tiered search's fusion, feedback) by leave-one-collection-out: each collection \
+        in turn is held out, every value is chosen on the others (the mean of P@10, MAP and \
+        nDCG@10 over them) and scored on the held-out one. Then the values are chosen on all \
+        the collections together: the settings to ship. Writes report.md and report.json (the \
+        held-out table) and, with --write-settings, the chosen settings file.\n\n\
+        Each --config is an evaluation config (eval/<collection>.toml); its build folder is \
+        indexer-data/eval-<name>, built first when it has no build. Takes a few minutes.\n\n\
+        Example: indexer eval tune --config eval/cacm.toml --config eval/cisi.toml \
+        --config eval/medline.toml --config eval/adi.toml --write-settings src/search/settings.toml")]
+    Tune(EvalTuneArgs),
     /// Disk access of single-term queries on both indexes, in groups (Figure 6).
     Disk(EvalDiskArgs),
     /// Sum of terms and size of both indexes (Table 3).
@@ -589,6 +624,10 @@ struct EvalReplicasArgs {
     /// Reproduce Table 2 (Percentage × Interval) for the keyword fingerprint.
     #[arg(long)]
     sweep: bool,
+    /// Replica settings to measure: a build configuration (TOML, as for `indexer build
+    /// --config`) whose [replicas] section overrides the defaults.
+    #[arg(long, value_name = "FILE")]
+    settings: Option<PathBuf>,
     /// Print the report as JSON.
     #[arg(long)]
     json: bool,
@@ -620,6 +659,26 @@ struct EvalReportArgs {
     /// Build again even if the folder has a build.
     #[arg(long)]
     rebuild: bool,
+}
+
+#[derive(Args)]
+struct EvalTuneArgs {
+    /// Evaluation configs (eval/<collection>.toml), at least two.
+    #[arg(long = "config", value_name = "FILE", required = true)]
+    configs: Vec<PathBuf>,
+    /// Results per topic in the runs.
+    #[arg(short = 'n', long, default_value_t = 1000)]
+    limit: usize,
+    /// The settings before tuning [default: the shipped ones].
+    #[arg(long, value_name = "FILE")]
+    settings: Option<PathBuf>,
+    /// Where the report goes.
+    #[arg(long, value_name = "DIR", default_value = "eval/reports/tuning")]
+    report: PathBuf,
+    /// Write the settings chosen on all collections to this file (src/search/settings.toml
+    /// ships them).
+    #[arg(long, value_name = "FILE")]
+    write_settings: Option<PathBuf>,
 }
 
 #[derive(Args)]
@@ -666,8 +725,11 @@ struct EvalRunArgs {
     /// Topics: `qid<TAB>query` lines or TREC <top> blocks.
     #[arg(long, value_name = "FILE")]
     topics: PathBuf,
-    #[arg(long, default_value = "abstract", value_parser = clap::builder::PossibleValuesParser::new(IndexChoice::NAMES))]
+    /// Which search: an index, or tiered (both indexes fused).
+    #[arg(long, default_value = "tiered", value_parser = clap::builder::PossibleValuesParser::new(IndexChoice::NAMES))]
     index: String,
+    #[command(flatten)]
+    tuning: SearchTuning,
     /// Results per topic.
     #[arg(short = 'n', long, default_value_t = 1000)]
     limit: usize,
@@ -822,6 +884,7 @@ fn run(cli: Cli) -> Result<ExitCode> {
         Command::Eval(EvalCommand::Run(args)) => eval_run_command(args),
         Command::Eval(EvalCommand::Score(args)) => eval_score_command(args),
         Command::Eval(EvalCommand::Report(args)) => eval_report_command(args),
+        Command::Eval(EvalCommand::Tune(args)) => eval_tune_command(args),
         Command::Eval(EvalCommand::Disk(args)) => eval_disk_command(args),
         Command::Eval(EvalCommand::Stats(args)) => eval_stats_command(args),
         Command::Eval(EvalCommand::Replicas(args)) => eval_replicas_command(args),
@@ -984,14 +1047,33 @@ fn extract_command(args: ExtractArgs) -> Result<ExitCode> {
 }
 
 fn index_choice(name: &str) -> IndexChoice {
-    IndexChoice::from_name(name).unwrap_or(IndexChoice::Abstract)
+    // clap accepts only IndexChoice::NAMES.
+    IndexChoice::from_name(name).unwrap_or(IndexChoice::Tiered)
 }
 
 fn search_command(args: SearchArgs) -> Result<ExitCode> {
-    let (choice, category) = (index_choice(&args.index), args.category.as_deref());
+    let request = SearchRequest {
+        choice: index_choice(&args.index),
+        limit: args.limit,
+        category: args.category.as_deref(),
+        feedback: args.tuning.feedback,
+    };
+    let settings = args.tuning.settings()?;
     let hits = match args.dir.as_slice() {
-        [dir] => Collection::open(dir)?.search_in_category(&args.query, choice, args.limit, category)?,
-        dirs => Shards::open(dirs)?.search_in_category(&args.query, choice, args.limit, category)?,
+        [dir] => {
+            let mut collection = Collection::open(dir)?;
+            if let Some(settings) = settings {
+                collection.set_settings(settings)?;
+            }
+            collection.search_request(&args.query, &request)?
+        }
+        dirs => {
+            let mut shards = Shards::open(dirs)?;
+            if let Some(settings) = settings {
+                shards.set_settings(settings)?;
+            }
+            shards.search_request(&args.query, &request)?
+        }
     };
     let stdout = std::io::stdout();
     let mut out = stdout.lock();
@@ -1031,9 +1113,19 @@ fn search_command(args: SearchArgs) -> Result<ExitCode> {
 
 fn eval_run_command(args: EvalRunArgs) -> Result<ExitCode> {
     let topics = read_topics(&args.topics)?;
-    let collection = Collection::open(&args.dir.dir)?;
-    let run =
-        run_topics(&collection, &topics, index_choice(&args.index), args.limit, &format!("indexer-{}", args.index))?;
+    let mut collection = Collection::open(&args.dir.dir)?;
+    if let Some(settings) = args.tuning.settings()? {
+        collection.set_settings(settings)?;
+    }
+    collection.preload_urls()?;
+    let request = SearchRequest {
+        choice: index_choice(&args.index),
+        limit: args.limit,
+        category: None,
+        feedback: args.tuning.feedback,
+    };
+    let tag = format!("indexer-{}{}", args.index, if args.tuning.feedback { "-rm3" } else { "" });
+    let run = run_topics(&collection, &topics, &request, &tag)?;
     std::fs::write(&args.run, &run).with_context(|| format!("cannot write the run to {}", args.run.display()))?;
     eprintln!("indexer: {} topics, {} results written to {}", topics.len(), run.lines().count(), args.run.display());
     Ok(ExitCode::SUCCESS)
@@ -1101,6 +1193,7 @@ fn eval_report_command(args: EvalReportArgs) -> Result<ExitCode> {
         group_size: args.disk.group,
         seed: args.disk.seed,
         reference: config.as_ref().and_then(|c| c.reference.clone()),
+        peer_runs: config.as_ref().and_then(|c| c.peer_runs.clone()),
     };
     let report = collection_report(&dir, &topics, &qrels, &options)?;
     let command = match &args.config {
@@ -1110,7 +1203,11 @@ fn eval_report_command(args: EvalReportArgs) -> Result<ExitCode> {
     write_report(&report, &report_dir, &command)?;
     for e in &report.effectiveness {
         let m = &e.summary.measures;
-        outln!("{:<9} P@10 {:.4}  MAP {:.4}  nDCG@10 {:.4}", e.index, m.p_10, m.map, m.ndcg_cut_10);
+        outln!("{:<22} P@10 {:.4}  MAP {:.4}  nDCG@10 {:.4}", e.index, m.p_10, m.map, m.ndcg_cut_10);
+    }
+    for p in &report.peers {
+        let m = &p.summary.measures;
+        outln!("{:<22} P@10 {:.4}  MAP {:.4}  nDCG@10 {:.4}", format!("peer {}", p.run), m.p_10, m.map, m.ndcg_cut_10);
     }
     outln!(
         "index size ratio {:.3}, sum-of-terms ratio {:.3}, mean disk-access ratio {:.3} (bytes), {:.3} (pages)",
@@ -1120,6 +1217,60 @@ fn eval_report_command(args: EvalReportArgs) -> Result<ExitCode> {
         report.disk.mean_ratio.pages
     );
     outln!("report written to {}", report_dir.join("report.md").display());
+    Ok(ExitCode::SUCCESS)
+}
+
+fn eval_tune_command(args: EvalTuneArgs) -> Result<ExitCode> {
+    use indexer::eval::tune::{TuneCollection, markdown, tune};
+    let start = match &args.settings {
+        Some(path) => SearchSettings::from_file(path)?,
+        None => SearchSettings::shipped(),
+    };
+    let mut collections = Vec::new();
+    for path in &args.configs {
+        let config = EvalConfig::from_file(path).map_err(anyhow::Error::msg)?;
+        let dir = Path::new(DEFAULT_DIR).join(format!("eval-{}", config.name));
+        if indexer::index::current_build(&dir).is_err() {
+            eprintln!("indexer: building {} into {}", config.input.display(), dir.display());
+            let summary = build(std::slice::from_ref(&config.input), &dir, &Config::default(), &indexer::build::Quiet)?;
+            eprintln!("{summary}");
+        }
+        collections.push(TuneCollection {
+            name: config.name.clone(),
+            collection: Collection::open(&dir)?,
+            topics: read_topics(&config.topics)?,
+            qrels: Qrels::from_path(&config.qrels)?,
+        });
+    }
+    let report = tune(&mut collections, &start, args.limit, &|step| eprintln!("indexer: tuning, {step}"))?;
+    let configs: Vec<String> = args.configs.iter().map(|p| format!("--config {}", p.display())).collect();
+    let command = format!("indexer eval tune {}", configs.join(" "));
+    std::fs::create_dir_all(&args.report).with_context(|| format!("cannot create {}", args.report.display()))?;
+    std::fs::write(args.report.join("report.md"), markdown(&report, &command))
+        .with_context(|| format!("cannot write the report to {}", args.report.display()))?;
+    std::fs::write(args.report.join("report.json"), serde_json::to_string_pretty(&report)? + "\n")
+        .with_context(|| format!("cannot write the report to {}", args.report.display()))?;
+    if let Some(path) = &args.write_settings {
+        let text = format!(
+            "# Search settings (see src/search/settings.rs), written by `{command} --write-settings`.\n{}",
+            toml::to_string(&report.chosen)?
+        );
+        std::fs::write(path, text).with_context(|| format!("cannot write {}", path.display()))?;
+        outln!("settings written to {}", path.display());
+    }
+    for fold in &report.folds {
+        for (search, scores) in &fold.held_out {
+            outln!(
+                "{:<8} {:<16} held out: P@10 {:.4}  MAP {:.4}  nDCG@10 {:.4}",
+                fold.collection,
+                search,
+                scores.p_10,
+                scores.map,
+                scores.ndcg_10
+            );
+        }
+    }
+    outln!("report written to {}", args.report.join("report.md").display());
     Ok(ExitCode::SUCCESS)
 }
 
@@ -1170,6 +1321,17 @@ fn eval_stats_command(args: EvalStatsArgs) -> Result<ExitCode> {
             stats.abstract_index.bytes,
             stats.fulltext.bytes,
             stats.size_ratio
+        );
+        let c = &stats.abstract_coverage;
+        outln!(
+            "abstract / topic content terms {:.4} over {} topic pages ({} at 90% or more); {:.4} over the {} with \
+             {} sentences or more",
+            c.terms_ratio,
+            c.topic_pages,
+            c.pages_at_least_90_percent,
+            c.long_terms_ratio,
+            c.long_pages,
+            indexer::eval::stats::LONG_PAGE_SENTENCES
         );
     }
     Ok(ExitCode::SUCCESS)
@@ -1438,7 +1600,7 @@ fn eval_replicas_command(args: EvalReplicasArgs) -> Result<ExitCode> {
     let truth = args.truth.or_else(|| config.as_ref().map(|c| c.truth.clone())).context("give --truth or --config")?;
     let pairs = args.pairs.or_else(|| config.as_ref().map(|c| c.pairs.clone()));
     let report_dir = args.report.or_else(|| config.as_ref().map(|c| c.report.clone()));
-    let settings = Config::default();
+    let settings = load_config(args.settings.as_deref())?;
     let (pages, detectors, sweeps) = evaluate_replica_set(&input, &read_truth(&truth)?, &settings, args.sweep)?;
     let pairs = match pairs {
         Some(path) if path.exists() => evaluate_pairs(&path, &settings.replicas)?,
@@ -1472,13 +1634,7 @@ fn eval_replicas_command(args: EvalReplicasArgs) -> Result<ExitCode> {
         }
     }
     if let Some(dir) = report_dir {
-        let command = match &args.config {
-            Some(path) => {
-                format!("indexer eval replicas --config {}{}", path.display(), if args.sweep { " --sweep" } else { "" })
-            }
-            None => "indexer eval replicas".to_string(),
-        };
-        write_replica_report(&report, &dir, &command)?;
+        write_replica_report(&report, &dir, &command_line())?;
         if !args.json {
             outln!("report written to {}", dir.join("report.md").display());
         }

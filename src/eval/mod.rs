@@ -10,6 +10,7 @@ pub mod run;
 pub mod score;
 pub mod stats;
 pub mod train_mountain;
+pub mod tune;
 pub mod tune_cleaner;
 
 /// Makes the relative `paths` of an evaluation config relative to the config file itself,

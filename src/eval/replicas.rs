@@ -467,7 +467,7 @@ pub fn write_replica_report(report: &ReplicaReport, out: &Path, command: &str) -
         md,
         "Settings: keyword fingerprint Percentage {} and Interval {} (the paper's); MinHash {} hashes over {}-word \
          shingles, replicas at estimated Jaccard ≥ {}; SimHash 64 bits over {}-word shingles, replicas at Hamming \
-         distance ≤ {}. These were fixed before measuring.\n",
+         distance ≤ {}. The defaults were fixed before measuring these sets; a command with --settings measures others.\n",
         s.percentage,
         s.interval,
         s.minhash_hashes,

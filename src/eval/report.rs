@@ -12,7 +12,8 @@ use crate::eval::disk::{DiskReport, GroupAccess, measure_disk, sample_terms};
 use crate::eval::run::{Topic, run_topics};
 use crate::eval::score::{EvalOptions, Qrels, Run, ScoreError, Summary, evaluate};
 use crate::eval::stats::{StatisticsReport, index_statistics};
-use crate::search::{Collection, IndexChoice, SearchError};
+use crate::search::SearchRequest;
+use crate::search::{Collection, IndexChoice, SearchError, SearchSettings};
 
 /// Reference P@10 figures to print beside ours (from the collection's README).
 #[derive(Debug, Clone, Default, PartialEq, Serialize, Deserialize)]
@@ -38,12 +39,23 @@ pub struct ReportOptions {
     pub group_size: usize,
     pub seed: u64,
     pub reference: Option<Reference>,
+    /// A folder of TREC runs of a peer system (`*.run`, e.g. eval/peer/pyserini.sh's), scored
+    /// and shown beside ours when it exists.
+    pub peer_runs: Option<std::path::PathBuf>,
 }
 
 /// One search's effectiveness.
 #[derive(Debug, Clone, Serialize)]
 pub struct Effectiveness {
     pub index: &'static str,
+    pub summary: Summary,
+}
+
+/// A peer system's run, scored.
+#[derive(Debug, Clone, Serialize)]
+pub struct PeerEffectiveness {
+    /// The run file's stem (e.g. `pyserini-bm25-clean`).
+    pub run: String,
     pub summary: Summary,
 }
 
@@ -57,6 +69,12 @@ pub struct CollectionReport {
     /// How the measures are averaged.
     pub averaging: &'static str,
     pub effectiveness: Vec<Effectiveness>,
+    /// The peer system's runs, scored the same way (empty when there are none).
+    pub peers: Vec<PeerEffectiveness>,
+    /// Where peer runs were looked for, and whether they were found.
+    pub peer_note: Option<String>,
+    /// The search settings of our rows, with how they were chosen.
+    pub settings: SearchSettings,
     pub statistics: StatisticsReport,
     pub disk: DiskReport,
     pub reference: Option<Reference>,
@@ -73,8 +91,13 @@ pub enum ReportError {
     Write { path: String, message: String },
 }
 
-const CHOICES: [(IndexChoice, &str); 3] =
-    [(IndexChoice::Abstract, "abstract"), (IndexChoice::Fulltext, "fulltext"), (IndexChoice::Tiered, "tiered")];
+/// Our searches in the report: the three indexes, and the tiered search with feedback.
+const SEARCHES: [(IndexChoice, bool, &str); 4] = [
+    (IndexChoice::Abstract, false, "abstract"),
+    (IndexChoice::Fulltext, false, "fulltext"),
+    (IndexChoice::Tiered, false, "tiered"),
+    (IndexChoice::Tiered, true, "tiered+feedback"),
+];
 
 /// Measures the build in `dir` on `topics` judged by `qrels`.
 pub fn collection_report(
@@ -84,13 +107,20 @@ pub fn collection_report(
     options: &ReportOptions,
 ) -> Result<CollectionReport, ReportError> {
     let collection = Collection::open(dir)?;
+    collection.preload_urls()?;
     let mut effectiveness = Vec::new();
-    for (choice, name) in CHOICES {
-        let run = Run::parse(&run_topics(&collection, topics, choice, options.depth, name)?)?;
+    for (choice, feedback, name) in SEARCHES {
+        let request = SearchRequest { choice, limit: options.depth, category: None, feedback };
+        let run = Run::parse(&run_topics(&collection, topics, &request, name)?)?;
         // trec_eval -c: a topic the search answers with nothing counts as 0, not as absent.
         let evaluation = evaluate(qrels, &run, EvalOptions { complete: true })?;
         effectiveness.push(Effectiveness { index: name, summary: evaluation.all });
     }
+    let (peers, peer_note) = match &options.peer_runs {
+        None => (Vec::new(), None),
+        Some(folder) => score_peer_runs(folder, qrels)?,
+    };
+    let settings = collection.settings().clone();
     let statistics = index_statistics(dir, &collection)?;
     let (terms, source) = match &options.terms {
         Some((terms, source)) => (terms.clone(), source.clone()),
@@ -111,10 +141,36 @@ pub fn collection_report(
         depth: options.depth,
         averaging: "mean over all judged topics; topics without results count as 0 (trec_eval -c)",
         effectiveness,
+        peers,
+        peer_note,
+        settings,
         statistics,
         disk,
         reference: options.reference.clone(),
     })
+}
+
+/// Scores every `*.run` file of a peer's folder, in name order; a missing folder is no error
+/// (the peer is optional), and the note says so.
+fn score_peer_runs(folder: &Path, qrels: &Qrels) -> Result<(Vec<PeerEffectiveness>, Option<String>), ReportError> {
+    let Ok(entries) = std::fs::read_dir(folder) else {
+        let note = format!("no peer runs in {} (run eval/peer/pyserini.sh to make them)", folder.display());
+        return Ok((Vec::new(), Some(note)));
+    };
+    let mut paths: Vec<std::path::PathBuf> = entries
+        .filter_map(|e| e.ok().map(|e| e.path()))
+        .filter(|p| p.extension().is_some_and(|x| x == "run"))
+        .collect();
+    paths.sort();
+    let mut peers = Vec::new();
+    for path in &paths {
+        let run = Run::from_path(path)?;
+        let evaluation = evaluate(qrels, &run, EvalOptions { complete: true })?;
+        let name = path.file_stem().map(|s| s.to_string_lossy().into_owned()).unwrap_or_default();
+        peers.push(PeerEffectiveness { run: name, summary: evaluation.all });
+    }
+    let note = format!("{} peer runs from {}", peers.len(), folder.display());
+    Ok((peers, Some(note)))
 }
 
 /// Writes report.md, report.json, effectiveness.svg and disk-access.svg into `out`.
@@ -146,12 +202,11 @@ fn markdown(report: &CollectionReport, command: &str) -> String {
     let _ =
         writeln!(md, "| search | P@5 | P@10 | P@20 | R-prec | MAP | nDCG@10 | recall@100 | MRR | relevant retrieved |");
     let _ = writeln!(md, "|---|---|---|---|---|---|---|---|---|---|");
-    for e in &report.effectiveness {
-        let m = &e.summary.measures;
+    let row = |md: &mut String, name: &str, m: &crate::eval::score::Measures| {
         let _ = writeln!(
             md,
             "| {} | {:.4} | {:.4} | {:.4} | {:.4} | {:.4} | {:.4} | {:.4} | {:.4} | {} / {} |",
-            e.index,
+            name,
             m.p_5,
             m.p_10,
             m.p_20,
@@ -163,7 +218,37 @@ fn markdown(report: &CollectionReport, command: &str) -> String {
             m.num_rel_ret,
             m.num_rel
         );
+    };
+    for e in &report.effectiveness {
+        row(&mut md, e.index, &e.summary.measures);
     }
+    for p in &report.peers {
+        row(&mut md, &format!("peer: {}", p.run), &p.summary.measures);
+    }
+    if let Some(note) = &report.peer_note {
+        let _ = writeln!(
+            md,
+            "\nPeer: {note}. The peer rows are Pyserini (Anserini on Lucene) runs: BM25 and BM25+RM3 over the clean documents of ../shared/data/ir, BM25 over the pages' visible text; their settings are in eval/peer/README.md."
+        );
+    }
+    let s = &report.settings;
+    let _ = writeln!(
+        md,
+        "\nSearch settings: abstract BM25 k1 {} b {}, full text k1 {} b {}; tiered: {} (abstract weight {}, rrf k {}, depth {}); \
+         feedback: RM3, {} documents, {} terms, original weight {}. Chosen: {}",
+        s.abstract_index.k1,
+        s.abstract_index.b,
+        s.fulltext.k1,
+        s.fulltext.b,
+        s.tiered.method.name(),
+        s.tiered.abstract_weight,
+        s.tiered.rrf_k,
+        s.tiered.depth,
+        s.feedback.docs,
+        s.feedback.terms,
+        s.feedback.original_weight,
+        s.chosen_by
+    );
     if let Some(reference) = &report.reference {
         let _ = writeln!(md, "\nReference P@10 ({}):", reference.description);
         if let Some(p) = reference.clean_p10 {
@@ -189,6 +274,19 @@ fn markdown(report: &CollectionReport, command: &str) -> String {
         s.abstract_index.bytes, s.fulltext.bytes, s.size_ratio
     );
     let _ = writeln!(md, "\nThe paper reports 0.3528 and 0.4140.\n");
+    let c = &s.abstract_coverage;
+    let _ = writeln!(
+        md,
+        "Abstract terms / topic-content terms (DocView records of the topic pages): {:.4} over all {} topic pages \
+         ({} of them with an abstract of at least 90% of their topic content); {:.4} over the {} pages whose topic \
+         content has at least {} sentences.\n",
+        c.terms_ratio,
+        c.topic_pages,
+        c.pages_at_least_90_percent,
+        c.long_terms_ratio,
+        c.long_pages,
+        crate::eval::stats::LONG_PAGE_SENTENCES
+    );
     let d = &report.disk;
     let _ = writeln!(md, "## Disk access (Figure 6)\n");
     let _ = writeln!(
@@ -374,6 +472,10 @@ pub struct EvalConfig {
     pub report: std::path::PathBuf,
     #[serde(default)]
     pub reference: Option<Reference>,
+    /// The folder of a peer system's runs of this collection (eval/peer/pyserini.sh writes
+    /// them); scored beside ours when present.
+    #[serde(default)]
+    pub peer_runs: Option<std::path::PathBuf>,
 }
 
 impl EvalConfig {
@@ -383,7 +485,9 @@ impl EvalConfig {
         let mut config: EvalConfig = toml::from_str(&text).map_err(|e| format!("{}: {e}", path.display()))?;
         super::resolve_relative_to(
             path,
-            [&mut config.input, &mut config.topics, &mut config.qrels, &mut config.report],
+            [&mut config.input, &mut config.topics, &mut config.qrels, &mut config.report]
+                .into_iter()
+                .chain(config.peer_runs.as_mut()),
         );
         Ok(config)
     }

@@ -3,7 +3,7 @@
 use std::fmt::Write as _;
 use std::path::Path;
 
-use crate::search::{Collection, IndexChoice, SearchError};
+use crate::search::{Candidate, Collection, SearchError, SearchRequest};
 
 /// One topic: its id and query text.
 #[derive(Debug, Clone, PartialEq, Eq)]
@@ -72,22 +72,25 @@ fn parse_trec_topics(text: &str) -> Vec<Topic> {
 pub fn run_topics(
     collection: &Collection,
     topics: &[Topic],
-    choice: IndexChoice,
-    depth: usize,
+    request: &SearchRequest,
     tag: &str,
 ) -> Result<String, SearchError> {
     let mut out = String::new();
     for topic in topics {
-        let hits = collection.search(&topic.query, choice, depth)?;
-        let count = hits.len();
-        for hit in hits {
-            // Tiered results come from two score scales; the run's scores must follow the rank
-            // order, because trec_eval re-sorts by score.
-            let score = if choice == IndexChoice::Tiered { (count - hit.rank + 1) as f32 } else { hit.score };
-            let _ = writeln!(out, "{} Q0 {} {} {:.6} {}", topic.qid, hit.url, hit.rank, score, tag);
-        }
+        let ranking = collection.ranking(&topic.query, request)?;
+        write_run(&mut out, &topic.qid, &ranking, tag);
     }
     Ok(out)
+}
+
+/// Appends one topic's ranking to a TREC run. The scores written fall with the rank: trec_eval
+/// re-sorts by score and breaks ties by docno, which would reorder pages a search ranked
+/// apart (fused scores tie often).
+pub fn write_run(out: &mut String, qid: &str, ranking: &[Candidate], tag: &str) {
+    let count = ranking.len();
+    for (i, candidate) in ranking.iter().enumerate() {
+        let _ = writeln!(out, "{} Q0 {} {} {} {}", qid, candidate.url, i + 1, count - i, tag);
+    }
 }
 
 #[cfg(test)]

@@ -1,30 +1,50 @@
-//! Search over a published build: BM25 over the abstract index, the full-text index, or both
-//! in tiers.
+//! Search over a published build: BM25 over the abstract index, the full-text index, or
+//! both fused (the tiered search), optionally with pseudo-relevance feedback.
 //!
-//! Queries are analyzed with each field's own analyzer (our tokenizer, so Chinese is
-//! segmented by jieba) and turned into a disjunction of boosted term queries. We do not use
-//! Tantivy's query parser: it turns an unquoted Chinese word into a phrase query, and its
-//! syntax errors are no use to a search box. Any text is a valid query.
+//! Queries are analyzed with the searched fields' analyzer (our tokenizer, so Chinese is
+//! segmented by jieba) and turned into a disjunction of boosted BM25 term queries whose k1
+//! and b are settings ([`bm25`]). We do not use Tantivy's query parser: it turns an unquoted
+//! Chinese word into a phrase query, and its syntax errors are no use to a search box. Any
+//! text is a valid query.
+//!
+//! The tiered search keeps the paper's hierarchy (§7.3: the abstract index is small and
+//! precise, the full-text index has the recall) but ranks with both: the two lists are fused
+//! ([`fusion`]). Feedback ([`feedback`]) expands the query with the words of the top pages'
+//! DocView records (RM3). Every parameter is in [`SearchSettings`].
 //!
 //! Several shard builds are searched together by [`Shards`], scored with collection
 //! statistics summed over the shards ([`Bm25Statistics`]).
 
+mod bm25;
+mod feedback;
+mod fusion;
+mod settings;
 mod shards;
 mod statistics;
 
 use std::collections::{HashMap, HashSet};
 use std::path::Path;
+use std::sync::OnceLock;
 
 use serde::Serialize;
 use tantivy::collector::TopDocs;
 use tantivy::directory::MmapDirectory;
-use tantivy::query::{BooleanQuery, BoostQuery, Occur, Query, TermQuery};
+use tantivy::query::{BooleanQuery, Occur, Query, TermQuery};
 use tantivy::schema::{Field, IndexRecordOption, Value};
-use tantivy::{Directory, Index, IndexReader, ReloadPolicy, Searcher, TantivyDocument, Term};
+use tantivy::tokenizer::TextAnalyzer;
+use tantivy::{Directory, DocAddress, Index, IndexReader, ReloadPolicy, Searcher, TantivyDocument, Term};
 
-use crate::index::{IndexError, IndexKind, IndexSchema, current_build, read_token_totals, register_tokenizers};
+use crate::index::{
+    FieldSource, IndexError, IndexKind, IndexSchema, current_build, read_token_totals, register_tokenizers,
+};
 use crate::text::split_sentences;
 
+pub use bm25::{Bm25Params, Bm25TermQuery};
+pub use feedback::expand_query;
+pub use fusion::fuse;
+pub use settings::{
+    DEFAULT_SETTINGS, FeedbackSettings, FusionMethod, FusionSettings, IndexSettings, SearchSettings, SettingsError,
+};
 pub use shards::Shards;
 pub use statistics::Bm25Statistics;
 
@@ -34,8 +54,8 @@ pub use statistics::Bm25Statistics;
 pub enum IndexChoice {
     Abstract,
     Fulltext,
-    /// The paper's hierarchical index (§7.3): the abstract index first, then the full-text
-    /// index fills the rest of the top k without duplicates.
+    /// The paper's hierarchical index (§7.3) with both indexes' evidence: the hits of the
+    /// abstract and the full-text index, fused as [`FusionSettings`] say.
     Tiered,
 }
 
@@ -50,6 +70,33 @@ impl IndexChoice {
             _ => None,
         }
     }
+
+    pub fn name(self) -> &'static str {
+        match self {
+            IndexChoice::Abstract => "abstract",
+            IndexChoice::Fulltext => "fulltext",
+            IndexChoice::Tiered => "tiered",
+        }
+    }
+}
+
+/// What a search asks for.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct SearchRequest<'a> {
+    pub choice: IndexChoice,
+    /// Number of results.
+    pub limit: usize,
+    /// Only pages of this content category.
+    pub category: Option<&'a str>,
+    /// Expand the query by pseudo-relevance feedback (RM3) first.
+    pub feedback: bool,
+}
+
+impl SearchRequest<'_> {
+    /// `limit` results of `choice`, no category, no feedback.
+    pub fn new(choice: IndexChoice, limit: usize) -> SearchRequest<'static> {
+        SearchRequest { choice, limit, category: None, feedback: false }
+    }
 }
 
 /// One result.
@@ -60,7 +107,8 @@ pub struct SearchHit {
     pub url: String,
     pub title: String,
     pub snippet: String,
-    /// The index that found it (`abstract` or `fulltext`).
+    /// The index whose record is shown (`abstract` or `fulltext`; a tiered hit found by
+    /// both shows the abstract index's).
     pub index: &'static str,
     /// The page's content classification code, when it has one.
     #[serde(skip_serializing_if = "Option::is_none")]
@@ -69,6 +117,21 @@ pub struct SearchHit {
     #[serde(skip_serializing_if = "Option::is_none")]
     pub shard: Option<String>,
 }
+
+/// A page one index ranked, before it is shown: enough to fuse lists and to read the page's
+/// stored fields.
+#[derive(Debug, Clone, PartialEq)]
+pub struct Candidate {
+    pub url: String,
+    pub score: f32,
+    pub kind: IndexKind,
+    /// The shard that holds it (0 for a single build).
+    pub shard: usize,
+    pub address: DocAddress,
+}
+
+/// A query's analyzed terms, each with its weight.
+pub type WeightedTerms = Vec<(String, f32)>;
 
 /// A search failure.
 #[derive(Debug, thiserror::Error)]
@@ -79,6 +142,10 @@ pub enum SearchError {
     Tantivy(#[from] tantivy::TantivyError),
     #[error("{dir} is given twice: its pages would count twice in the statistics; give each shard once")]
     SameShardTwice { dir: String },
+    #[error(transparent)]
+    Settings(#[from] SettingsError),
+    #[error("search settings: the {index} index has no searched field {field:?} (its searched fields: {known})")]
+    UnknownField { index: &'static str, field: String, known: String },
 }
 
 struct OpenIndex {
@@ -88,6 +155,9 @@ struct OpenIndex {
     /// Exact token totals by field, for a build whose pages were deleted after indexing
     /// (empty otherwise: Tantivy's own totals are exact).
     token_totals: HashMap<Field, u64>,
+    /// Every document's URL by segment and document id, once [`Collection::preload_urls`]
+    /// has read them (evaluation ranks thousands of pages per query).
+    urls: OnceLock<Vec<Vec<String>>>,
 }
 
 impl OpenIndex {
@@ -104,45 +174,72 @@ impl OpenIndex {
         let reader = index.reader_builder().reload_policy(ReloadPolicy::Manual).try_into()?;
         let schema = IndexSchema::load(kind).map_err(IndexError::from)?;
         let token_totals = read_token_totals(build, &index, &schema);
-        Ok(OpenIndex { schema, index, reader, token_totals })
+        Ok(OpenIndex { schema, index, reader, token_totals, urls: OnceLock::new() })
     }
 
-    /// The query's terms per searched field, boosted; `None` if no term survives analysis.
-    fn query(&self, text: &str) -> Result<Option<BooleanQuery>, SearchError> {
+    /// The analyzer of the searched fields (the schema gives them one tokenizer).
+    fn analyzer(&self) -> Result<TextAnalyzer, SearchError> {
+        Ok(self.index.tokenizer_for_field(self.schema.search_fields[0].0)?)
+    }
+
+    /// The analyzed tokens of a text, repeats kept.
+    fn analyze(&self, text: &str) -> Result<Vec<String>, SearchError> {
+        let mut analyzer = self.analyzer()?;
+        let mut stream = analyzer.token_stream(text);
+        let mut out = Vec::new();
+        while stream.advance() {
+            out.push(stream.token().text.clone());
+        }
+        Ok(out)
+    }
+
+    /// The searched fields and their boosts: the schema's, replaced by the settings' where
+    /// they name a field.
+    fn boosted_fields(&self, settings: &IndexSettings) -> Result<Vec<(Field, f32)>, SearchError> {
+        let name = |field: Field| self.schema.schema.get_field_name(field).to_string();
+        for given in settings.boosts.keys() {
+            if !self.schema.search_fields.iter().any(|&(f, _)| name(f) == *given) {
+                let known: Vec<String> = self.schema.search_fields.iter().map(|&(f, _)| name(f)).collect();
+                return Err(SearchError::UnknownField {
+                    index: self.schema.kind.name(),
+                    field: given.clone(),
+                    known: known.join(", "),
+                });
+            }
+        }
+        Ok(self
+            .schema
+            .search_fields
+            .iter()
+            .map(|&(field, boost)| (field, settings.boosts.get(&name(field)).copied().unwrap_or(boost)))
+            .collect())
+    }
+
+    /// The weighted terms in every searched field, boosted; `None` if there is no term.
+    fn query(&self, terms: &[(String, f32)], settings: &IndexSettings) -> Result<Option<BooleanQuery>, SearchError> {
+        let params = settings.bm25();
         let mut clauses: Vec<(Occur, Box<dyn Query>)> = Vec::new();
-        let mut seen = HashSet::new();
-        for &(field, boost) in &self.schema.search_fields {
-            let mut analyzer = self.index.tokenizer_for_field(field)?;
-            let mut stream = analyzer.token_stream(text);
-            while stream.advance() {
-                let term = Term::from_field_text(field, &stream.token().text);
-                if seen.insert(term.clone()) {
-                    let query = TermQuery::new(term, IndexRecordOption::WithFreqs);
-                    clauses.push((Occur::Should, Box::new(BoostQuery::new(Box::new(query), boost))));
-                }
+        for (field, boost) in self.boosted_fields(settings)? {
+            if boost <= 0.0 {
+                continue;
+            }
+            for (text, weight) in terms {
+                let term = Term::from_field_text(field, text);
+                clauses.push((Occur::Should, Box::new(Bm25TermQuery::new(term, boost * weight, params))));
             }
         }
         Ok((!clauses.is_empty()).then(|| BooleanQuery::new(clauses)))
     }
 
-    /// The query's analyzed terms (for snippets).
-    fn query_terms(&self, text: &str) -> Result<HashSet<String>, SearchError> {
-        let Some(&(field, _)) = self.schema.search_fields.first() else {
-            return Ok(HashSet::new());
-        };
-        let mut analyzer = self.index.tokenizer_for_field(field)?;
-        let mut stream = analyzer.token_stream(text);
-        let mut out = HashSet::new();
-        while stream.advance() {
-            out.insert(stream.token().text.clone());
-        }
-        Ok(out)
-    }
-
-    /// The text query, restricted to one content category when `category` is given; `None`
-    /// when nothing can match (no term survives analysis, or the index has no category).
-    fn full_query(&self, text: &str, category: Option<&str>) -> Result<Option<Box<dyn Query>>, SearchError> {
-        let Some(text_query) = self.query(text)? else {
+    /// The query, restricted to one content category when `category` is given; `None` when
+    /// nothing can match (no term, or the index has no category).
+    fn full_query(
+        &self,
+        terms: &[(String, f32)],
+        settings: &IndexSettings,
+        category: Option<&str>,
+    ) -> Result<Option<Box<dyn Query>>, SearchError> {
+        let Some(text_query) = self.query(terms, settings)? else {
             return Ok(None);
         };
         // A category facet: the text query must match and the category term must be there.
@@ -159,23 +256,22 @@ impl OpenIndex {
         })
     }
 
-    /// The top `limit` hits, skipping the URLs in `skip`, scored with `statistics` (summed
-    /// over shards) or, without them, with this index's own.
-    fn search(
+    /// The top `limit` pages, scored with `statistics` (summed over shards) or, without
+    /// them, with this index's own.
+    fn rank(
         &self,
-        text: &str,
+        terms: &[(String, f32)],
+        settings: &IndexSettings,
         limit: usize,
-        skip: &HashSet<String>,
         category: Option<&str>,
         statistics: Option<&Bm25Statistics>,
-    ) -> Result<Vec<SearchHit>, SearchError> {
-        let Some(query) = self.full_query(text, category)? else {
+        shard: usize,
+    ) -> Result<Vec<Candidate>, SearchError> {
+        let Some(query) = self.full_query(terms, settings, category)? else {
             return Ok(Vec::new());
         };
         let searcher = self.reader.searcher();
-        // Fetch enough to fill `limit` after skipping URLs already shown by an earlier tier.
-        let fetch = limit.saturating_add(skip.len()).max(1);
-        let collector = TopDocs::with_limit(fetch).order_by_score();
+        let collector = TopDocs::with_limit(limit.max(1)).order_by_score();
         let own;
         let statistics = match statistics {
             None if !self.token_totals.is_empty() => {
@@ -188,41 +284,83 @@ impl OpenIndex {
             Some(statistics) => searcher.search_with_statistics_provider(&query, &collector, statistics)?,
             None => searcher.search(&query, &collector)?,
         };
-        let terms = self.query_terms(text)?;
-        let mut hits = Vec::new();
-        for (score, address) in top {
-            let doc: TantivyDocument = searcher.doc(address)?;
-            let url = stored_text(&doc, Some(self.schema.url));
-            if skip.contains(&url) {
-                continue;
+        top.into_iter()
+            .map(|(score, address)| {
+                Ok(Candidate { url: self.url(&searcher, address)?, score, kind: self.schema.kind, shard, address })
+            })
+            .collect()
+    }
+
+    fn url(&self, searcher: &Searcher, address: DocAddress) -> Result<String, SearchError> {
+        if let Some(url) = self
+            .urls
+            .get()
+            .and_then(|urls| urls.get(address.segment_ord as usize))
+            .and_then(|segment| segment.get(address.doc_id as usize))
+        {
+            return Ok(url.clone());
+        }
+        let doc: TantivyDocument = searcher.doc(address)?;
+        Ok(stored_text(&doc, Some(self.schema.url)))
+    }
+
+    /// Reads every document's URL once (see `urls`).
+    fn preload_urls(&self) -> Result<(), SearchError> {
+        if self.urls.get().is_some() {
+            return Ok(());
+        }
+        let searcher = self.reader.searcher();
+        let mut all = Vec::new();
+        for (ord, segment) in searcher.segment_readers().iter().enumerate() {
+            let mut urls = Vec::with_capacity(segment.max_doc() as usize);
+            for doc_id in 0..segment.max_doc() {
+                let doc: TantivyDocument = searcher.doc(DocAddress::new(ord as u32, doc_id))?;
+                urls.push(stored_text(&doc, Some(self.schema.url)));
             }
-            let summary = stored_text(&doc, self.schema.summary);
-            hits.push(SearchHit {
-                rank: 0,
-                score,
-                url,
-                title: stored_text(&doc, self.schema.title),
-                snippet: self.snippet(&summary, &terms)?,
-                index: self.schema.kind.name(),
-                category: self
-                    .schema
-                    .category
-                    .and_then(|f| doc.get_first(f))
-                    .and_then(|v| v.as_str().map(str::to_string)),
-                shard: None,
-            });
-            if hits.len() == limit {
-                break;
+            all.push(urls);
+        }
+        let _ = self.urls.set(all);
+        Ok(())
+    }
+
+    /// The stored DocView text of a page (title, keywords, abstract: what feedback reads).
+    fn record_text(&self, address: DocAddress) -> Result<String, SearchError> {
+        let doc: TantivyDocument = self.reader.searcher().doc(address)?;
+        let mut text = String::new();
+        for &(field, source) in &self.schema.fields {
+            if matches!(source, FieldSource::Title | FieldSource::Keywords | FieldSource::Abstract) {
+                for value in doc.get_all(field) {
+                    if let Some(value) = value.as_str() {
+                        text.push_str(value);
+                        text.push('\n');
+                    }
+                }
             }
         }
-        Ok(hits)
+        Ok(text)
+    }
+
+    /// The result shown for a candidate of this index.
+    fn hit(&self, candidate: &Candidate, terms: &HashSet<String>) -> Result<SearchHit, SearchError> {
+        let doc: TantivyDocument = self.reader.searcher().doc(candidate.address)?;
+        let summary = stored_text(&doc, self.schema.summary);
+        Ok(SearchHit {
+            rank: 0,
+            score: candidate.score,
+            url: candidate.url.clone(),
+            title: stored_text(&doc, self.schema.title),
+            snippet: self.snippet(&summary, terms)?,
+            index: self.schema.kind.name(),
+            category: self.schema.category.and_then(|f| doc.get_first(f)).and_then(|v| v.as_str().map(str::to_string)),
+            shard: None,
+        })
     }
 
     /// The abstract sentence with the most query terms, shortened.
     fn snippet(&self, summary: &str, terms: &HashSet<String>) -> Result<String, SearchError> {
         let mut best = ("", 0usize);
-        if let (Some(field), false) = (self.schema.search_fields.first().map(|f| f.0), terms.is_empty()) {
-            let mut analyzer = self.index.tokenizer_for_field(field)?;
+        if !terms.is_empty() {
+            let mut analyzer = self.analyzer()?;
             for sentence in split_sentences(summary) {
                 let mut stream = analyzer.token_stream(sentence);
                 let mut matches = 0;
@@ -253,14 +391,99 @@ fn shorten(text: &str, max_chars: usize) -> String {
     }
 }
 
+/// How one build, or a set of shards, answers the steps of a search; [`search_with`] and
+/// [`rank_with`] put the steps together.
+pub(crate) trait Ranker {
+    fn settings(&self) -> &SearchSettings;
+    /// The analyzed tokens of a text (repeats kept).
+    fn analyze(&self, text: &str) -> Result<Vec<String>, SearchError>;
+    /// The top `limit` pages of one index for weighted terms.
+    fn rank(
+        &self,
+        kind: IndexKind,
+        terms: &[(String, f32)],
+        limit: usize,
+        category: Option<&str>,
+    ) -> Result<Vec<Candidate>, SearchError>;
+    /// The stored DocView text of a candidate.
+    fn record_text(&self, candidate: &Candidate) -> Result<String, SearchError>;
+    /// The result shown for a candidate.
+    fn hit(&self, candidate: &Candidate, terms: &HashSet<String>) -> Result<SearchHit, SearchError>;
+}
+
+/// The query's distinct terms, each of weight 1.
+fn unique_terms(tokens: &[String]) -> WeightedTerms {
+    let mut seen = HashSet::new();
+    tokens.iter().filter(|t| seen.insert(t.as_str())).map(|t| (t.clone(), 1.0)).collect()
+}
+
+/// The ranked pages of a search (without snippets or stored fields, except the text that
+/// feedback reads).
+pub(crate) fn rank_with(
+    ranker: &impl Ranker,
+    query: &str,
+    request: &SearchRequest,
+) -> Result<Vec<Candidate>, SearchError> {
+    let tokens = ranker.analyze(query)?;
+    let mut terms = unique_terms(&tokens);
+    if request.feedback && !terms.is_empty() {
+        let settings = &ranker.settings().feedback;
+        let first = rank_choice(ranker, &terms, request.choice, settings.docs, request.category)?;
+        let mut documents = Vec::with_capacity(first.len());
+        for candidate in &first {
+            documents.push((candidate.score, ranker.analyze(&ranker.record_text(candidate)?)?));
+        }
+        terms = expand_query(&tokens, &documents, settings);
+    }
+    rank_choice(ranker, &terms, request.choice, request.limit, request.category)
+}
+
+/// The results of a search, ranked 1..=limit.
+pub(crate) fn search_with(
+    ranker: &impl Ranker,
+    query: &str,
+    request: &SearchRequest,
+) -> Result<Vec<SearchHit>, SearchError> {
+    let terms: HashSet<String> = ranker.analyze(query)?.into_iter().collect();
+    let mut hits = Vec::new();
+    for (i, candidate) in rank_with(ranker, query, request)?.iter().enumerate() {
+        let mut hit = ranker.hit(candidate, &terms)?;
+        hit.rank = i + 1;
+        hits.push(hit);
+    }
+    Ok(hits)
+}
+
+/// One index's ranking, or both fused.
+fn rank_choice(
+    ranker: &impl Ranker,
+    terms: &[(String, f32)],
+    choice: IndexChoice,
+    limit: usize,
+    category: Option<&str>,
+) -> Result<Vec<Candidate>, SearchError> {
+    match choice {
+        IndexChoice::Abstract => ranker.rank(IndexKind::Abstract, terms, limit, category),
+        IndexChoice::Fulltext => ranker.rank(IndexKind::Fulltext, terms, limit, category),
+        IndexChoice::Tiered => {
+            let tiered = &ranker.settings().tiered;
+            let depth = limit.max(tiered.depth);
+            let abstract_hits = ranker.rank(IndexKind::Abstract, terms, depth, category)?;
+            let fulltext_hits = ranker.rank(IndexKind::Fulltext, terms, depth, category)?;
+            Ok(fuse(&abstract_hits, &fulltext_hits, tiered, limit))
+        }
+    }
+}
+
 /// The indexes of a published build, opened for searching.
 pub struct Collection {
     abstract_index: OpenIndex,
     fulltext: OpenIndex,
+    settings: SearchSettings,
 }
 
 impl Collection {
-    /// Opens the current build of a build folder.
+    /// Opens the current build of a build folder, with the shipped search settings.
     pub fn open(dir: &Path) -> Result<Collection, SearchError> {
         Self::open_with(dir, &|_, directory| directory)
     }
@@ -275,7 +498,30 @@ impl Collection {
         Ok(Collection {
             abstract_index: OpenIndex::open(&build, IndexKind::Abstract, wrap)?,
             fulltext: OpenIndex::open(&build, IndexKind::Fulltext, wrap)?,
+            settings: SearchSettings::shipped(),
         })
+    }
+
+    /// Searches with other settings from now on; an unknown field name is an error.
+    pub fn set_settings(&mut self, settings: SearchSettings) -> Result<(), SearchError> {
+        settings.check().map_err(|message| SettingsError::Invalid { path: "given".into(), message })?;
+        for kind in IndexKind::ALL {
+            self.index(kind).boosted_fields(settings.of_index(kind))?;
+        }
+        self.settings = settings;
+        Ok(())
+    }
+
+    /// The settings searches use.
+    pub fn settings(&self) -> &SearchSettings {
+        &self.settings
+    }
+
+    /// Reads every page's URL of both indexes into memory, so that ranking thousands of
+    /// pages per query does not read the document store each time (for evaluation).
+    pub fn preload_urls(&self) -> Result<(), SearchError> {
+        self.abstract_index.preload_urls()?;
+        self.fulltext.preload_urls()
     }
 
     /// The schema of one index.
@@ -294,14 +540,25 @@ impl Collection {
     /// the index access a search costs, for the disk-access measurement.
     pub fn rank(&self, kind: IndexKind, query: &str, n: usize) -> Result<usize, SearchError> {
         let index = self.index(kind);
-        let Some(query) = index.query(query)? else { return Ok(0) };
+        let terms = unique_terms(&index.analyze(query)?);
+        let Some(query) = index.query(&terms, self.settings.of_index(kind))? else { return Ok(0) };
         let searcher = index.reader.searcher();
         Ok(searcher.search(&query, &TopDocs::with_limit(n.max(1)).order_by_score())?.len())
     }
 
+    /// The ranked pages (URL and score) of a search, without reading what a result shows.
+    pub fn ranking(&self, query: &str, request: &SearchRequest) -> Result<Vec<Candidate>, SearchError> {
+        rank_with(self, query, request)
+    }
+
     /// The top `n` results for `query`, ranked 1..=n.
     pub fn search(&self, query: &str, choice: IndexChoice, n: usize) -> Result<Vec<SearchHit>, SearchError> {
-        self.search_in_category(query, choice, n, None)
+        search_with(self, query, &SearchRequest::new(choice, n))
+    }
+
+    /// The results of a search, ranked 1..=limit.
+    pub fn search_request(&self, query: &str, request: &SearchRequest) -> Result<Vec<SearchHit>, SearchError> {
+        search_with(self, query, request)
     }
 
     /// The top `n` results for `query` among the pages of one content category (when
@@ -313,44 +570,41 @@ impl Collection {
         n: usize,
         category: Option<&str>,
     ) -> Result<Vec<SearchHit>, SearchError> {
-        search_choice(choice, n, |kind, n, exclude| self.index(kind).search(query, n, exclude, category, None))
+        search_with(self, query, &SearchRequest { choice, limit: n, category, feedback: false })
     }
 
     /// The searcher of one index (for statistics and evaluation).
     pub fn searcher(&self, kind: IndexKind) -> Searcher {
-        match kind {
-            IndexKind::Abstract => self.abstract_index.reader.searcher(),
-            IndexKind::Fulltext => self.fulltext.reader.searcher(),
-        }
+        self.index(kind).reader.searcher()
     }
 }
 
-/// The hits of `choice`, ranked 1..=n, given how one index answers (`search(kind, n,
-/// exclude)`): the tiered search answers from the abstract index first and fills the rest
-/// from the full-text index, leaving out the pages already shown. One build and a set of
-/// shards differ only in how one index answers.
-pub(crate) fn search_choice(
-    choice: IndexChoice,
-    n: usize,
-    search: impl Fn(IndexKind, usize, &HashSet<String>) -> Result<Vec<SearchHit>, SearchError>,
-) -> Result<Vec<SearchHit>, SearchError> {
-    let none = HashSet::new();
-    let mut hits = match choice {
-        IndexChoice::Abstract => search(IndexKind::Abstract, n, &none)?,
-        IndexChoice::Fulltext => search(IndexKind::Fulltext, n, &none)?,
-        IndexChoice::Tiered => {
-            let mut hits = search(IndexKind::Abstract, n, &none)?;
-            if hits.len() < n {
-                let shown: HashSet<String> = hits.iter().map(|h| h.url.clone()).collect();
-                hits.extend(search(IndexKind::Fulltext, n - hits.len(), &shown)?);
-            }
-            hits
-        }
-    };
-    for (i, hit) in hits.iter_mut().enumerate() {
-        hit.rank = i + 1;
+impl Ranker for Collection {
+    fn settings(&self) -> &SearchSettings {
+        &self.settings
     }
-    Ok(hits)
+
+    fn analyze(&self, text: &str) -> Result<Vec<String>, SearchError> {
+        self.abstract_index.analyze(text)
+    }
+
+    fn rank(
+        &self,
+        kind: IndexKind,
+        terms: &[(String, f32)],
+        limit: usize,
+        category: Option<&str>,
+    ) -> Result<Vec<Candidate>, SearchError> {
+        self.index(kind).rank(terms, self.settings.of_index(kind), limit, category, None, 0)
+    }
+
+    fn record_text(&self, candidate: &Candidate) -> Result<String, SearchError> {
+        self.index(candidate.kind).record_text(candidate.address)
+    }
+
+    fn hit(&self, candidate: &Candidate, terms: &HashSet<String>) -> Result<SearchHit, SearchError> {
+        self.index(candidate.kind).hit(candidate, terms)
+    }
 }
 
 #[cfg(test)]

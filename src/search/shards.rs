@@ -11,17 +11,21 @@ use std::path::PathBuf;
 use tantivy::Searcher;
 use tantivy::schema::Field;
 
-use super::{Bm25Statistics, Collection, IndexChoice, SearchError, SearchHit};
+use super::{
+    Bm25Statistics, Candidate, Collection, IndexChoice, Ranker, SearchError, SearchHit, SearchRequest, SearchSettings,
+    search_with,
+};
 use crate::index::{IndexKind, current_build};
 
 /// Shard builds searched as one collection.
 pub struct Shards {
     /// (build folder as given, its collection), in the order given.
     shards: Vec<(String, Collection)>,
+    settings: SearchSettings,
 }
 
 impl Shards {
-    /// Opens the current build of every shard folder.
+    /// Opens the current build of every shard folder, with the shipped search settings.
     pub fn open(dirs: &[PathBuf]) -> Result<Shards, SearchError> {
         let mut builds = Vec::new();
         let mut shards = Vec::new();
@@ -34,7 +38,16 @@ impl Shards {
             builds.push(build);
             shards.push((dir.display().to_string(), Collection::open(dir)?));
         }
-        Ok(Shards { shards })
+        Ok(Shards { shards, settings: SearchSettings::shipped() })
+    }
+
+    /// Searches with other settings from now on.
+    pub fn set_settings(&mut self, settings: SearchSettings) -> Result<(), SearchError> {
+        for (_, collection) in &mut self.shards {
+            collection.set_settings(settings.clone())?;
+        }
+        self.settings = settings;
+        Ok(())
     }
 
     /// The top `n` results for `query` over all shards (among the pages of one content
@@ -46,46 +59,74 @@ impl Shards {
         n: usize,
         category: Option<&str>,
     ) -> Result<Vec<SearchHit>, SearchError> {
-        super::search_choice(choice, n, |kind, n, exclude| self.search_index(kind, query, n, exclude, category))
+        search_with(self, query, &SearchRequest { choice, limit: n, category, feedback: false })
     }
 
-    /// The collection statistics of one index for a query, summed over the shards; `None`
-    /// when the query has no searchable term.
+    /// The results of a search over all shards, ranked 1..=limit.
+    pub fn search_request(&self, query: &str, request: &SearchRequest) -> Result<Vec<SearchHit>, SearchError> {
+        search_with(self, query, request)
+    }
+
+    /// The collection statistics of one index for a query's terms, summed over the shards;
+    /// `None` when the query has no searchable term.
     pub fn statistics(
         &self,
         kind: IndexKind,
-        query: &str,
+        terms: &[(String, f32)],
         category: Option<&str>,
     ) -> Result<Option<Bm25Statistics>, SearchError> {
         let Some((_, first)) = self.shards.first() else { return Ok(None) };
         // The shards share the schemas compiled into the binary, so one shard's query has
         // every shard's terms.
-        let Some(full_query) = first.index(kind).full_query(query, category)? else { return Ok(None) };
+        let Some(full_query) = first.index(kind).full_query(terms, self.settings.of_index(kind), category)? else {
+            return Ok(None);
+        };
         let shards: Vec<(Searcher, &HashMap<Field, u64>)> =
             self.shards.iter().map(|(_, c)| (c.index(kind).reader.searcher(), &c.index(kind).token_totals)).collect();
         Ok(Some(Bm25Statistics::gather(&shards, full_query.as_ref())?))
     }
+}
+
+impl Ranker for Shards {
+    fn settings(&self) -> &SearchSettings {
+        &self.settings
+    }
+
+    fn analyze(&self, text: &str) -> Result<Vec<String>, SearchError> {
+        match self.shards.first() {
+            Some((_, first)) => first.abstract_index.analyze(text),
+            None => Ok(Vec::new()),
+        }
+    }
 
     /// One index of every shard, scored with the global statistics, merged by score. Ties
     /// keep the shards' order, then each shard's own order.
-    fn search_index(
+    fn rank(
         &self,
         kind: IndexKind,
-        query: &str,
-        n: usize,
-        skip: &HashSet<String>,
+        terms: &[(String, f32)],
+        limit: usize,
         category: Option<&str>,
-    ) -> Result<Vec<SearchHit>, SearchError> {
-        let Some(statistics) = self.statistics(kind, query, category)? else { return Ok(Vec::new()) };
+    ) -> Result<Vec<Candidate>, SearchError> {
+        let Some(statistics) = self.statistics(kind, terms, category)? else { return Ok(Vec::new()) };
         let mut hits = Vec::new();
-        for (name, collection) in &self.shards {
-            for mut hit in collection.index(kind).search(query, n, skip, category, Some(&statistics))? {
-                hit.shard = Some(name.clone());
-                hits.push(hit);
-            }
+        for (shard, (_, collection)) in self.shards.iter().enumerate() {
+            let index = collection.index(kind);
+            hits.extend(index.rank(terms, self.settings.of_index(kind), limit, category, Some(&statistics), shard)?);
         }
         hits.sort_by(|a, b| b.score.total_cmp(&a.score));
-        hits.truncate(n);
+        hits.truncate(limit);
         Ok(hits)
+    }
+
+    fn record_text(&self, candidate: &Candidate) -> Result<String, SearchError> {
+        self.shards[candidate.shard].1.record_text(candidate)
+    }
+
+    fn hit(&self, candidate: &Candidate, terms: &HashSet<String>) -> Result<SearchHit, SearchError> {
+        let (name, collection) = &self.shards[candidate.shard];
+        let mut hit = collection.hit(candidate, terms)?;
+        hit.shard = Some(name.clone());
+        Ok(hit)
     }
 }

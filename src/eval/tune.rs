@@ -1,0 +1,364 @@
+//! `indexer eval tune`: the search settings chosen by leave-one-collection-out.
+//!
+//! Each collection in turn is held out; every setting is chosen on the others alone (the
+//! mean over them of the mean of P@10, MAP and nDCG@10) and then scored on the held-out
+//! collection, which had no say in it. The shipped setting is then chosen the same way on all
+//! the collections together: its figure on any one of them is in-sample, the held-out figures
+//! are the honest estimate. The choice goes in stages, each given the ones before it: the
+//! abstract index's BM25 k1, b and field boosts; the full-text index's; the tiered search's
+//! fusion; feedback for the tiered search.
+
+use std::collections::{BTreeMap, HashMap};
+use std::fmt::Write as _;
+
+use serde::Serialize;
+
+use crate::eval::run::{Topic, write_run};
+use crate::eval::score::{EvalOptions, Measures, Qrels, Run, ScoreError, evaluate};
+use crate::search::{Collection, FusionMethod, IndexChoice, SearchError, SearchRequest, SearchSettings};
+
+/// One collection to tune on.
+pub struct TuneCollection {
+    pub name: String,
+    pub collection: Collection,
+    pub topics: Vec<Topic>,
+    pub qrels: Qrels,
+}
+
+/// A tuning failure.
+#[derive(Debug, thiserror::Error)]
+pub enum TuneError {
+    #[error(transparent)]
+    Search(#[from] SearchError),
+    #[error(transparent)]
+    Score(#[from] ScoreError),
+    #[error("leave-one-collection-out needs at least two collections, got {0}")]
+    TooFew(usize),
+}
+
+/// P@10, MAP and nDCG@10 of one search on one collection.
+#[derive(Debug, Clone, Copy, Default, PartialEq, Serialize)]
+pub struct Scores {
+    pub p_10: f64,
+    pub map: f64,
+    pub ndcg_10: f64,
+}
+
+impl Scores {
+    fn of(m: &Measures) -> Scores {
+        Scores { p_10: m.p_10, map: m.map, ndcg_10: m.ndcg_cut_10 }
+    }
+
+    /// What the choice maximises: the mean of the three.
+    pub fn objective(&self) -> f64 {
+        (self.p_10 + self.map + self.ndcg_10) / 3.0
+    }
+}
+
+/// The searches a stage chooses for.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize)]
+pub enum Stage {
+    Abstract,
+    Fulltext,
+    Fusion,
+    Feedback,
+}
+
+impl Stage {
+    const ALL: [Stage; 4] = [Stage::Abstract, Stage::Fulltext, Stage::Fusion, Stage::Feedback];
+
+    fn request(self, depth: usize) -> SearchRequest<'static> {
+        let choice = match self {
+            Stage::Abstract => IndexChoice::Abstract,
+            Stage::Fulltext => IndexChoice::Fulltext,
+            Stage::Fusion | Stage::Feedback => IndexChoice::Tiered,
+        };
+        SearchRequest { choice, limit: depth, category: None, feedback: self == Stage::Feedback }
+    }
+
+    pub fn name(self) -> &'static str {
+        match self {
+            Stage::Abstract => "abstract",
+            Stage::Fulltext => "fulltext",
+            Stage::Fusion => "tiered",
+            Stage::Feedback => "tiered+feedback",
+        }
+    }
+
+    /// The candidate settings of this stage, each `base` with this stage's values changed.
+    fn grid(self, base: &SearchSettings) -> Vec<SearchSettings> {
+        let mut out = Vec::new();
+        match self {
+            Stage::Abstract => {
+                for k1 in [0.6, 0.9, 1.2, 1.6] {
+                    for b in [0.3, 0.5, 0.75, 0.9] {
+                        for title in [0.25, 0.5, 1.0] {
+                            for keywords in [0.0, 0.25, 0.5] {
+                                let mut s = base.clone();
+                                s.abstract_index.k1 = k1;
+                                s.abstract_index.b = b;
+                                s.abstract_index.boosts = BTreeMap::from([
+                                    ("title".to_string(), title),
+                                    ("keywords".to_string(), keywords),
+                                    ("abstract".to_string(), 1.0),
+                                ]);
+                                out.push(s);
+                            }
+                        }
+                    }
+                }
+            }
+            Stage::Fulltext => {
+                for k1 in [0.6, 0.9, 1.2, 1.6] {
+                    for b in [0.3, 0.5, 0.75, 0.9] {
+                        for title in [0.5, 1.0, 2.0] {
+                            let mut s = base.clone();
+                            s.fulltext.k1 = k1;
+                            s.fulltext.b = b;
+                            s.fulltext.boosts =
+                                BTreeMap::from([("title".to_string(), title), ("body".to_string(), 1.0)]);
+                            out.push(s);
+                        }
+                    }
+                }
+            }
+            Stage::Fusion => {
+                for method in [FusionMethod::Rrf, FusionMethod::Combsum] {
+                    for weight in [0.5, 0.6, 0.7, 0.8, 0.9, 1.0] {
+                        let mut s = base.clone();
+                        s.tiered.method = method;
+                        s.tiered.abstract_weight = weight;
+                        out.push(s);
+                    }
+                }
+            }
+            Stage::Feedback => {
+                for docs in [5, 10, 20] {
+                    for terms in [10, 20, 40] {
+                        for original_weight in [0.3, 0.5, 0.7, 0.9] {
+                            let mut s = base.clone();
+                            s.feedback.docs = docs;
+                            s.feedback.terms = terms;
+                            s.feedback.original_weight = original_weight;
+                            out.push(s);
+                        }
+                    }
+                }
+            }
+        }
+        out
+    }
+}
+
+/// The held-out figures of one collection.
+#[derive(Debug, Clone, Serialize)]
+pub struct HeldOut {
+    pub collection: String,
+    /// The shipped settings before tuning, per search.
+    pub before: BTreeMap<&'static str, Scores>,
+    /// Each search with the settings chosen without this collection.
+    pub held_out: BTreeMap<&'static str, Scores>,
+    /// Each search with the settings chosen on every collection (in-sample).
+    pub in_sample: BTreeMap<&'static str, Scores>,
+    /// The settings chosen without this collection.
+    pub settings: SearchSettings,
+}
+
+/// The result of tuning.
+#[derive(Debug, Clone, Serialize)]
+pub struct TuneReport {
+    pub collections: Vec<String>,
+    pub depth: usize,
+    pub objective: &'static str,
+    pub folds: Vec<HeldOut>,
+    /// The settings chosen on every collection: the ones to ship.
+    pub chosen: SearchSettings,
+    /// Settings scored (distinct settings × collections).
+    pub evaluations: usize,
+}
+
+struct Tuner<'a> {
+    collections: &'a mut [TuneCollection],
+    depth: usize,
+    cache: HashMap<(usize, String), Scores>,
+    progress: &'a dyn Fn(&str),
+}
+
+impl Tuner<'_> {
+    fn score(&mut self, c: usize, settings: &SearchSettings, stage: Stage) -> Result<Scores, TuneError> {
+        let request = stage.request(self.depth);
+        let key =
+            (c, format!("{}|{}", stage.name(), serde_json::to_string(&relevant(settings, stage)).unwrap_or_default()));
+        if let Some(scores) = self.cache.get(&key) {
+            return Ok(*scores);
+        }
+        let target = &mut self.collections[c];
+        target.collection.set_settings(settings.clone())?;
+        let mut text = String::new();
+        for topic in &target.topics {
+            let ranking = target.collection.ranking(&topic.query, &request)?;
+            write_run(&mut text, &topic.qid, &ranking, "tune");
+        }
+        let evaluation = evaluate(&target.qrels, &Run::parse(&text)?, EvalOptions { complete: true })?;
+        let scores = Scores::of(&evaluation.all.measures);
+        self.cache.insert(key, scores);
+        Ok(scores)
+    }
+
+    /// The mean objective of a setting over the collections `on`.
+    fn mean(&mut self, on: &[usize], settings: &SearchSettings, stage: Stage) -> Result<f64, TuneError> {
+        let mut total = 0.0;
+        for &c in on {
+            total += self.score(c, settings, stage)?.objective();
+        }
+        Ok(total / on.len() as f64)
+    }
+
+    /// Every stage in turn, each keeping the best setting on `on` (ties: the first in grid
+    /// order).
+    fn choose(&mut self, on: &[usize], start: &SearchSettings, label: &str) -> Result<SearchSettings, TuneError> {
+        let mut best = start.clone();
+        for stage in Stage::ALL {
+            let grid = stage.grid(&best);
+            (self.progress)(&format!("{label}: {} ({} settings)", stage.name(), grid.len()));
+            let mut top = (f64::NEG_INFINITY, best.clone());
+            for candidate in grid {
+                let value = self.mean(on, &candidate, stage)?;
+                if value > top.0 {
+                    top = (value, candidate);
+                }
+            }
+            best = top.1;
+        }
+        Ok(best)
+    }
+
+    fn all_searches(
+        &mut self,
+        c: usize,
+        settings: &SearchSettings,
+    ) -> Result<BTreeMap<&'static str, Scores>, TuneError> {
+        let mut out = BTreeMap::new();
+        for stage in Stage::ALL {
+            out.insert(stage.name(), self.score(c, settings, stage)?);
+        }
+        Ok(out)
+    }
+}
+
+/// The part of the settings a stage's search depends on (so scores are shared between
+/// settings that differ only elsewhere).
+fn relevant(settings: &SearchSettings, stage: Stage) -> serde_json::Value {
+    let s = settings;
+    match stage {
+        Stage::Abstract => serde_json::json!([s.abstract_index]),
+        Stage::Fulltext => serde_json::json!([s.fulltext]),
+        Stage::Fusion => serde_json::json!([s.abstract_index, s.fulltext, s.tiered]),
+        Stage::Feedback => serde_json::json!([s.abstract_index, s.fulltext, s.tiered, s.feedback]),
+    }
+}
+
+/// Chooses the settings by leave-one-collection-out, starting from `start` (the settings
+/// before tuning), with runs of `depth` results per topic.
+pub fn tune(
+    collections: &mut [TuneCollection],
+    start: &SearchSettings,
+    depth: usize,
+    progress: &dyn Fn(&str),
+) -> Result<TuneReport, TuneError> {
+    let n = collections.len();
+    if n < 2 {
+        return Err(TuneError::TooFew(n));
+    }
+    for c in collections.iter() {
+        c.collection.preload_urls()?;
+    }
+    let names: Vec<String> = collections.iter().map(|c| c.name.clone()).collect();
+    let mut tuner = Tuner { collections, depth, cache: HashMap::new(), progress };
+    let everything: Vec<usize> = (0..n).collect();
+    let chosen = tuner.choose(&everything, start, "all collections")?;
+    let mut folds = Vec::new();
+    for (held, name) in names.iter().enumerate() {
+        let training: Vec<usize> = (0..n).filter(|&c| c != held).collect();
+        let settings = tuner.choose(&training, start, &format!("without {name}"))?;
+        folds.push(HeldOut {
+            collection: name.clone(),
+            before: tuner.all_searches(held, start)?,
+            held_out: tuner.all_searches(held, &settings)?,
+            in_sample: tuner.all_searches(held, &chosen)?,
+            settings,
+        });
+    }
+    let evaluations = tuner.cache.len();
+    let mut chosen = chosen;
+    chosen.chosen_by = format!(
+        "leave-one-collection-out over {} (ir-web, noisy pages) with `indexer eval tune`: each value maximises the mean over the collections of (P@10 + MAP + nDCG@10) / 3, in stages (abstract index k1, b and boosts; full-text index k1, b and title boost; the tiered search's fusion; feedback on the tiered search); these are the values chosen on all of them, so figures with them on those collections are in-sample; the held-out figures are in the README",
+        names.join(", ")
+    );
+    Ok(TuneReport {
+        collections: names,
+        depth,
+        objective: "mean over the training collections of (P@10 + MAP + nDCG@10) / 3",
+        folds,
+        chosen,
+        evaluations,
+    })
+}
+
+/// The report as markdown: per held-out collection and search, before → held out
+/// (in-sample), and the settings of each fold.
+pub fn markdown(report: &TuneReport, command: &str) -> String {
+    let mut md = String::new();
+    let _ = writeln!(md, "# Search settings by leave-one-collection-out\n");
+    let _ = writeln!(md, "Made by `{command}`. Runs of depth {}; objective: {}.\n", report.depth, report.objective);
+    let _ = writeln!(
+        md,
+        "Before: the settings before tuning. Held out: settings chosen on the other collections only \
+         (this collection never scored a candidate). In-sample: the shipped settings, chosen on all of them.\n"
+    );
+    let _ = writeln!(md, "| collection | search | P@10 before / held out / in-sample | MAP | nDCG@10 |");
+    let _ = writeln!(md, "|---|---|---|---|---|");
+    for fold in &report.folds {
+        for stage in Stage::ALL {
+            let name = stage.name();
+            let (b, h, i) = (fold.before[name], fold.held_out[name], fold.in_sample[name]);
+            let _ = writeln!(
+                md,
+                "| {} | {} | {:.4} / **{:.4}** / {:.4} | {:.4} / **{:.4}** / {:.4} | {:.4} / **{:.4}** / {:.4} |",
+                fold.collection, name, b.p_10, h.p_10, i.p_10, b.map, h.map, i.map, b.ndcg_10, h.ndcg_10, i.ndcg_10
+            );
+        }
+    }
+    let _ = writeln!(md, "\n## Settings chosen per fold\n");
+    let _ = writeln!(
+        md,
+        "| held out | abstract k1 / b / title / keywords | full text k1 / b / title | fusion | feedback docs / terms / original weight |"
+    );
+    let _ = writeln!(md, "|---|---|---|---|---|");
+    let row = |md: &mut String, label: &str, s: &SearchSettings| {
+        let boost =
+            |m: &BTreeMap<String, f32>, f: &str| m.get(f).map(|b| b.to_string()).unwrap_or_else(|| "schema".into());
+        let _ = writeln!(
+            md,
+            "| {label} | {} / {} / {} / {} | {} / {} / {} | {} w {} | {} / {} / {} |",
+            s.abstract_index.k1,
+            s.abstract_index.b,
+            boost(&s.abstract_index.boosts, "title"),
+            boost(&s.abstract_index.boosts, "keywords"),
+            s.fulltext.k1,
+            s.fulltext.b,
+            boost(&s.fulltext.boosts, "title"),
+            s.tiered.method.name(),
+            s.tiered.abstract_weight,
+            s.feedback.docs,
+            s.feedback.terms,
+            s.feedback.original_weight
+        );
+    };
+    for fold in &report.folds {
+        row(&mut md, &fold.collection, &fold.settings);
+    }
+    row(&mut md, "none (shipped)", &report.chosen);
+    let _ = writeln!(md, "\n{} (setting, collection) pairs scored.", report.evaluations);
+    md
+}

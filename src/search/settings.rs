@@ -1,0 +1,186 @@
+//! The settings of search: BM25's k1 and b per index, field boosts, how the tiered search
+//! fuses the two indexes, and pseudo-relevance feedback. The shipped values are in
+//! `src/search/settings.toml` (compiled in), each with how it was chosen; `search
+//! --settings FILE` and `eval run --settings FILE` read another file of the same form.
+
+use std::collections::BTreeMap;
+use std::path::Path;
+
+use serde::{Deserialize, Serialize};
+
+use super::bm25::Bm25Params;
+
+/// The shipped settings file.
+pub const DEFAULT_SETTINGS: &str = include_str!("settings.toml");
+
+/// Everything a search is parameterised by.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct SearchSettings {
+    /// How the values were chosen, and on what data.
+    pub chosen_by: String,
+    #[serde(rename = "abstract")]
+    pub abstract_index: IndexSettings,
+    pub fulltext: IndexSettings,
+    pub tiered: FusionSettings,
+    pub feedback: FeedbackSettings,
+}
+
+/// BM25 parameters of one index, and field boosts that replace the schema's.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct IndexSettings {
+    pub k1: f32,
+    pub b: f32,
+    /// Field name → boost, replacing the schema's `search_boost` of those fields (empty: the
+    /// schema's boosts). A name that is not a searched field of the index is an error.
+    #[serde(default, skip_serializing_if = "BTreeMap::is_empty")]
+    pub boosts: BTreeMap<String, f32>,
+}
+
+impl IndexSettings {
+    pub fn bm25(&self) -> Bm25Params {
+        Bm25Params { k1: self.k1, b: self.b }
+    }
+}
+
+/// How two ranked lists become one.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(rename_all = "lowercase")]
+pub enum FusionMethod {
+    /// Reciprocal rank fusion (Cormack, Clarke and Büttcher, SIGIR 2009): Σ wᵢ / (k + rankᵢ).
+    Rrf,
+    /// CombSUM (Fox and Shaw, TREC-2 1994) of min-max normalised scores (Lee, SIGIR 1997):
+    /// w · abstract + (1 − w) · full text, a page missing from a list scoring 0 there.
+    Combsum,
+}
+
+impl FusionMethod {
+    pub const NAMES: &'static [&'static str] = &["rrf", "combsum"];
+
+    pub fn name(self) -> &'static str {
+        match self {
+            FusionMethod::Rrf => "rrf",
+            FusionMethod::Combsum => "combsum",
+        }
+    }
+}
+
+/// The tiered search: the hits of both indexes, fused.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct FusionSettings {
+    pub method: FusionMethod,
+    /// The abstract index's weight w; the full-text index's is 1 − w.
+    pub abstract_weight: f32,
+    /// RRF's rank offset k (unused by CombSUM).
+    pub rrf_k: f32,
+    /// Hits taken from each index before fusing (at least the number asked for).
+    pub depth: usize,
+}
+
+/// RM3 pseudo-relevance feedback (Abdul-Jaleel et al., UMass at TREC 2004, §2; the relevance
+/// model of Lavrenko and Croft, SIGIR 2001), as Anserini implements it.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct FeedbackSettings {
+    /// Top-ranked pages taken as relevant (fbDocs).
+    pub docs: usize,
+    /// Expansion terms kept (fbTerms).
+    pub terms: usize,
+    /// The original query's weight against the relevance model's.
+    pub original_weight: f32,
+}
+
+/// Settings that cannot be used.
+#[derive(Debug, thiserror::Error)]
+pub enum SettingsError {
+    #[error("cannot read search settings {path}: {source}")]
+    Io { path: String, source: std::io::Error },
+    #[error("search settings {path}: {message}")]
+    Invalid { path: String, message: String },
+}
+
+impl SearchSettings {
+    /// The shipped settings.
+    pub fn shipped() -> SearchSettings {
+        Self::parse(DEFAULT_SETTINGS, "src/search/settings.toml").expect("the shipped search settings are valid")
+    }
+
+    /// Reads a settings file.
+    pub fn from_file(path: &Path) -> Result<SearchSettings, SettingsError> {
+        let text = std::fs::read_to_string(path)
+            .map_err(|source| SettingsError::Io { path: path.display().to_string(), source })?;
+        Self::parse(&text, &path.display().to_string())
+    }
+
+    /// Parses and checks settings text (`path` names it in errors).
+    pub fn parse(text: &str, path: &str) -> Result<SearchSettings, SettingsError> {
+        let invalid = |message: String| SettingsError::Invalid { path: path.to_string(), message };
+        let settings: SearchSettings = toml::from_str(text).map_err(|e| invalid(e.to_string()))?;
+        settings.check().map_err(invalid)?;
+        Ok(settings)
+    }
+
+    /// The settings of one index.
+    pub fn of_index(&self, kind: crate::index::IndexKind) -> &IndexSettings {
+        match kind {
+            crate::index::IndexKind::Abstract => &self.abstract_index,
+            crate::index::IndexKind::Fulltext => &self.fulltext,
+        }
+    }
+
+    /// Whether every value is in its range; `Err` says which is not.
+    pub fn check(&self) -> Result<(), String> {
+        for (name, index) in [("abstract", &self.abstract_index), ("fulltext", &self.fulltext)] {
+            if !index.bm25().is_valid() {
+                return Err(format!("[{name}] needs k1 >= 0 and b in [0, 1]"));
+            }
+            if let Some((field, _)) = index.boosts.iter().find(|(_, b)| !(b.is_finite() && **b >= 0.0)) {
+                return Err(format!("[{name}] boost of {field} must be a number >= 0"));
+            }
+        }
+        let t = &self.tiered;
+        let usable = (0.0..=1.0).contains(&t.abstract_weight) && t.rrf_k.is_finite() && t.rrf_k >= 0.0;
+        if !usable || t.depth == 0 {
+            return Err("[tiered] needs abstract_weight in [0, 1], rrf_k >= 0 and depth >= 1".into());
+        }
+        let f = &self.feedback;
+        if f.docs == 0 || f.terms == 0 || !(0.0..=1.0).contains(&f.original_weight) {
+            return Err("[feedback] needs docs >= 1, terms >= 1 and original_weight in [0, 1]".into());
+        }
+        Ok(())
+    }
+}
+
+impl Default for SearchSettings {
+    fn default() -> Self {
+        SearchSettings::shipped()
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn shipped_settings_parse_and_round_trip() {
+        let settings = SearchSettings::shipped();
+        assert!(!settings.chosen_by.is_empty());
+        let text = toml::to_string(&settings).unwrap();
+        assert_eq!(SearchSettings::parse(&text, "round trip").unwrap(), settings);
+    }
+
+    #[test]
+    fn out_of_range_and_unknown_values_are_errors() {
+        let mut text = toml::to_string(&SearchSettings::shipped()).unwrap();
+        text = text.replacen("method = ", "method = \"borda\"\nx = ", 1);
+        assert!(SearchSettings::parse(&text, "f").is_err());
+        let mut settings = SearchSettings::shipped();
+        settings.abstract_index.b = 2.0;
+        assert!(settings.check().unwrap_err().contains("abstract"));
+        let mut settings = SearchSettings::shipped();
+        settings.feedback.docs = 0;
+        assert!(settings.check().unwrap_err().contains("feedback"));
+    }
+}
