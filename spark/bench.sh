@@ -5,9 +5,10 @@
 # split into 4 WARC files, for each K given.
 #   spark/bench.sh [K...]        (default: 1 2 5 10)
 # Prints a TSV table: pages, the build's and the job's wall seconds and pages/s (the job's wall
-# time includes starting Spark), job_vs_build = job pages/s ÷ build pages/s, the job's stages,
-# the join's candidate rows (rows sharing a key with another row) and
-# the replicas removed. Needs the venv spark/ci.sh installs and ../shared/data/ir-web/cacm.
+# time includes starting Spark), job_vs_build = job pages/s ÷ build pages/s, the job's stages
+# (join: grouping on Spark; resolve: deciding the candidates on the driver), the join's
+# candidate rows (rows sharing a key with another row) and the replicas removed.
+# Needs the venv spark/ci.sh installs and ../shared/data/ir-web/cacm.
 set -euo pipefail
 cd "$(dirname "$0")/.."
 bin=$(realpath "${INDEXER:-target/release/indexer}")
@@ -22,7 +23,7 @@ work=$(mktemp -d)
 trap 'rm -rf "$work"' EXIT
 
 now() { date +%s.%N; }
-printf 'copies\tpages\tbuild_s\tbuild_pages_s\tjob_s\tjob_pages_s\tjob_vs_build\tstop_words_s\tshard_builds_s\tjoin_s\tapply_s\tjoin_candidates\treplicas_removed\n'
+printf 'copies\tpages\tbuild_s\tbuild_pages_s\tjob_s\tjob_pages_s\tjob_vs_build\tstop_words_s\tshard_builds_s\tjoin_s\tresolve_s\tapply_s\tjoin_candidates\treplicas_removed\n'
 for k in "${repeats[@]}"; do
   rm -rf "$work"/*
   python3 spark/make_warcs.py warc "$cacm" 4 "$work/in" --repeat "$k" 2>/dev/null
@@ -42,6 +43,6 @@ if build["pages_indexed"] != job["pages_indexed"]:
 pages, b, j, s = build["pages_read"], t1 - t0, t2 - t1, job["seconds"]
 removed = sum(sum(v.values()) for v in job["replicas"].values())
 print("\t".join(map(str, [k, pages, f"{b:.1f}", f"{pages / b:.0f}", f"{j:.1f}", f"{pages / j:.0f}", f"{b / j:.2f}",
-                          s["stop_words"], s["shard_builds"], s["join"], s["apply"], job["join_candidates"], removed])))
+                          s["stop_words"], s["shard_builds"], s["join"], s["resolve"], s["apply"], job["join_candidates"], removed])))
 EOF
 done

@@ -46,9 +46,10 @@ check() {
   local name=$1 queries=$2
   mapfile -t inputs < <(sed "s|^|$work/$name-in/|" "$work/$name-in/inputs.txt")
   echo "== Spark job on $name (${#inputs[@]} WARC files, local[2]) against one indexer build"
-  "$bin" build --quiet --dir "$work/$name-ref" "${inputs[@]}" | sed -n '1,2p;5p'
+  "$bin" build --quiet --dir "$work/$name-ref" "${inputs[@]}" | sed -n '1,2p;5p' | sed 's/^/one build: /'
   "$py" spark/indexer_spark.py --master 'local[2]' --inputs "$work/$name-in/inputs.txt" \
-    --out "$work/$name-out" --shards 4 --indexer "$bin" 2>&1 | grep -v -e WARN -e 'setLogLevel' -e '^\s*$'
+    --out "$work/$name-out" --shards 4 --indexer "$bin" 2>&1 | grep -v -e WARN -e 'setLogLevel' -e '^\s*$' |
+    sed 's/^/spark job: /'
   "$py" spark/compare.py --indexer "$bin" --ref "$work/$name-ref" --job "$work/$name-out" --queries "$queries"
 }
 check sample queries/sample.tsv

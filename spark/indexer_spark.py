@@ -14,7 +14,8 @@
    MD5, the keyword fingerprint and each MinHash LSH band; only rows that share a key with
    another row are candidates (never all pairs). The candidates are then resolved in the order
    one build over all the inputs reads its pages (computed from the shards' record counts and
-   the build's read settings), as that build's replica detector would: first copy kept.
+   the build's read settings), as that build's replica detector would: first copy kept. This
+   resolution runs on the driver: its cost grows with the candidate rows, not with all pages.
 4. Each shard with removals gets its list (out/removals/shard-NNNNN.tsv) and a task runs
    `indexer replicas apply` on it (idempotent, published atomically).
 5. A summary: pages read, skipped by reason, replicas removed within and across shards, time
@@ -446,8 +447,12 @@ def main(argv=None):
         .map(lambda pair: dict(pair[1][0], keys=list(pair[1][1])))
         .collect()
     )
-    removals, conflicts = resolve(candidates, threshold)
     stages["join"] = time.time() - t
+    # The candidates are decided on the driver, in read order: whether a page is kept depends
+    # on the decisions before it (a removed page keeps nothing out), as in one build.
+    t = time.time()
+    removals, conflicts = resolve(candidates, threshold)
+    stages["resolve"] = time.time() - t
 
     # 4. Removal lists, applied by one task per changed shard.
     t = time.time()
@@ -522,7 +527,8 @@ def print_summary(s, out):
               "stands for the copy one build would keep")
     print(f"shards          {s['shards_written']} written to {out} ({s['shards_changed']} changed by the join)")
     print(f"time            {secs['total']:.1f} s: stop words {secs['stop_words']:.1f}, shard builds "
-          f"{secs['shard_builds']:.1f}, join {secs['join']:.1f}, apply {secs['apply']:.1f}; "
+          f"{secs['shard_builds']:.1f}, join {secs['join']:.1f} (grouping on Spark) + {secs['resolve']:.1f} "
+          f"(resolving {s['join_candidates']} candidates on the driver), apply {secs['apply']:.1f}; "
           f"{s['pages_per_second']} pages/s")
     print(f"search          indexer search QUERY --dir {out}/shard-00000 ...")
 
