@@ -296,6 +296,7 @@ fn load(sets: &[GoldSetConfig], config: &Config, options: TuneOptions) -> Result
                         origin: page.stem.clone(),
                         bytes: page.html.clone(),
                         http_charset: None,
+                        http_language: None,
                     };
                     let (tree, _) = ctx.tag_tree(&raw);
                     let weights = block_weights(&tree, &config.block_weight);
