@@ -1105,14 +1105,14 @@ mod tests {
             ("Live TV", "Tune in, sit back, relax. Browse channels, bundles and extras with our television plans now."),
             (
                 "Stream store",
-                "All your favourite streaming services at your fingertips with one simple monthly billing.",
+                "Every streaming service you follow gathered on one screen with one simple monthly billing.",
             ),
-            ("Equipment", "Award-winning equipment lets you pair entertainment with internet and mobile for less."),
-            ("Sports", "Always know where to watch your favourite teams and leagues, all season long, at home."),
-            ("Apps", "All the top apps in one place, with a voice remote that finds the show you are after."),
-            ("Packages", "Add sports packages, premium channels and international channels whenever you like."),
-            ("Internet", "Pair your plan with fast home internet and save on both every month of the year."),
-            ("Mobile", "Bring your phone to our mobile network and watch your shows wherever you are."),
+            ("Equipment", "Our set-top boxes let you combine television with broadband and phone lines for less."),
+            ("Sports", "Follow the clubs you cheer for through every match of the season from your own sofa."),
+            ("Apps", "The popular apps side by side, with a voice remote that finds the show you are after."),
+            ("Packages", "Add film bundles, premium stations and foreign stations at any time of the month."),
+            ("Internet", "Combine your plan with quick home broadband and pay less for both all year round."),
+            ("Mobile", "Move your phone to our network and keep watching your shows wherever you travel."),
         ];
         let landing: String = sections
             .iter()
@@ -1148,8 +1148,8 @@ mod tests {
                 let kind = title.to_lowercase().replace(' ', "-");
                 format!(
                     "<div class={kind}><div class={kind}-content><h2>{title}</h2><div class={kind}-text>\
-                     <p>Analyze any web page to find technical errors and on-page issues that might be \
-                     holding your site back in the {title} part of the report.</p><p>Get your score as well \
+                     <p>Check any page of your site for broken markup and slow parts that could keep \
+                     visitors away, as the {title} part of the report shows.</p><p>Get your score as well \
                      as a list of the problems found, and fix them one after the other.</p></div></div></div>"
                 )
             })
