@@ -112,6 +112,14 @@ fn sample_corpus_builds_and_answers_its_queries() {
     let (image_right, images) = typed("image");
     assert!(image_right * 10 >= images * 9, "image pages: {image_right}/{images}");
 
+    // Abstracts summarize (§6, bounded relative to the page): together they hold at most half
+    // of the topic pages' terms, and few repeat nearly all of their page (the issue found 155
+    // of 186 records at 90% or more with δ alone).
+    let coverage = indexer::eval::stats::abstract_coverage(&current).unwrap();
+    assert!(coverage.topic_pages >= 140, "{coverage:?}");
+    assert!(coverage.terms_ratio <= 0.5, "{coverage:?}");
+    assert!(coverage.pages_at_least_90_percent * 10 <= coverage.topic_pages, "{coverage:?}");
+
     // Every query's best answer comes first, on every index.
     let qrels = std::fs::read_to_string(repo_path("eval/sample.qrels")).unwrap();
     let best: HashMap<&str, HashSet<&str>> = qrels.lines().fold(HashMap::new(), |mut map, line| {
