@@ -103,7 +103,14 @@ fn stages(c: &mut Criterion) {
         group.bench_function("docview", |b| {
             b.iter(|| {
                 for (((p, t), w), content) in pages.iter().zip(&trees).zip(&weights).zip(&contents) {
-                    let input = IntegrationInput { url: &p.url, tree: t, content, weights: w, stop_words: &stop_words };
+                    let input = IntegrationInput {
+                        url: &p.url,
+                        tree: t,
+                        content,
+                        weights: w,
+                        stop_words: &stop_words,
+                        http_language: None,
+                    };
                     black_box(integrate(&input, &config.docview));
                 }
             })

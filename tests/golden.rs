@@ -39,6 +39,7 @@ fn raw(case: &str, bytes: &[u8]) -> RawPage {
         origin: case.to_string(),
         bytes: bytes.to_vec(),
         http_charset: None,
+        http_language: None,
     }
 }
 
@@ -125,6 +126,7 @@ fn sst_on_a_small_site_matches_its_golden_files() {
                 origin: stem.clone(),
                 bytes: std::fs::read(&p).unwrap(),
                 http_charset: None,
+                http_language: None,
             };
             (stem, page)
         })

@@ -122,7 +122,7 @@ proptest! {
         let config = Config::default();
         let stop_words = StopWords::generic();
         let ctx = PageContext::new(&config, &stop_words);
-        let raw = RawPage { url: "https://x.example/".into(), origin: "prop".into(), bytes, http_charset: None };
+        let raw = RawPage { url: "https://x.example/".into(), origin: "prop".into(), bytes, http_charset: None, http_language: None };
         let _ = process_page(raw, &ctx);
     }
 
@@ -138,7 +138,7 @@ proptest! {
         let config = Config::default();
         let stop_words = StopWords::generic();
         let ctx = PageContext::new(&config, &stop_words);
-        let raw = RawPage { url: "https://x.example/".into(), origin: "prop".into(), bytes: parts.concat().into_bytes(), http_charset: None };
+        let raw = RawPage { url: "https://x.example/".into(), origin: "prop".into(), bytes: parts.concat().into_bytes(), http_charset: None, http_language: None };
         let _ = process_page(raw, &ctx);
     }
 
@@ -157,7 +157,7 @@ proptest! {
             config.cleaning.cleaner = name.to_string();
             let mut ctx = PageContext::new(&config, &stop_words);
             ctx.cleaner = Cleaner::from_config(&config).unwrap();
-            let raw = RawPage { url: "https://x.example/".into(), origin: "prop".into(), bytes: parts.concat().into_bytes(), http_charset: None };
+            let raw = RawPage { url: "https://x.example/".into(), origin: "prop".into(), bytes: parts.concat().into_bytes(), http_charset: None, http_language: None };
             let _ = process_page(raw, &ctx);
         }
     }

@@ -27,6 +27,7 @@ fuzz_target!(|data: &[u8]| {
         origin: "fuzz".into(),
         bytes: page.to_vec(),
         http_charset: HTTP_CHARSETS[usize::from(selector) % HTTP_CHARSETS.len()].map(str::to_string),
+        http_language: None,
     };
     // A skipped page is a fine outcome; only a panic or an abort is a finding.
     let _ = process_page(raw, &CONTEXT);

@@ -207,6 +207,7 @@ mod tests {
             origin: "test".into(),
             bytes: b"<p class=\"lead\">Fog &amp; rain, a day</p>".to_vec(),
             http_charset: None,
+            http_language: None,
         };
         let copy = copy_of(page.clone(), 2, CopyKind::Distinct);
         assert_eq!(copy.url, "https://a.example/p?x=1&copy=2#top");

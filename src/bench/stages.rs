@@ -152,8 +152,10 @@ pub fn measure_stages(
             content: &content,
             weights: &weights,
             stop_words: &stop_words,
+            http_language: page.http_language.as_deref(),
         };
-        let (mut record, t) = timed(|| integrate(&input, &config.docview).record);
+        let (integrated, t) = timed(|| integrate(&input, &config.docview));
+        let (mut record, page_stop_words) = (integrated.record, integrated.stop_words);
         tallies[5].add(size, t);
         if let Some(model) = ctx.classifier {
             let (prediction, t) = timed(|| model.classify_text(&record.topic_content));
@@ -162,7 +164,7 @@ pub fn measure_stages(
         }
         // As `process_page` computes them (its helper is private to the build).
         let (fingerprints, t) = timed(|| {
-            let tf = term_frequencies(&tree, &content.nodes, &stop_words);
+            let tf = term_frequencies(&tree, &content.nodes, &page_stop_words);
             let keyword = keyword_fingerprint(&tf, config.replicas.percentage, config.replicas.interval);
             let exact = exact_fingerprint(&record.topic_content)
                 .and_then(|_| exact_fingerprint(&format!("{}\n{}", record.title, record.topic_content)));

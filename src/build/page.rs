@@ -95,8 +95,10 @@ pub fn process_page(raw: RawPage, ctx: &PageContext<'_>) -> Result<ProcessedPage
         content: &content,
         weights: &weights,
         stop_words: ctx.stop_words,
+        http_language: raw.http_language.as_deref(),
     };
-    let mut record = integrate(&input, &config.docview).record;
+    let integrated = integrate(&input, &config.docview);
+    let mut record = integrated.record;
     if let Some(model) = ctx.classifier {
         // §6: the category comes from the topic content, the page without its template noise.
         if let Some(prediction) = model.classify_text(&record.topic_content) {
@@ -105,7 +107,8 @@ pub fn process_page(raw: RawPage, ctx: &PageContext<'_>) -> Result<ProcessedPage
             record.classification_confidence = Some((prediction.confidence * 1000.0).round() / 1000.0);
         }
     }
-    let tf = term_frequencies(&tree, &content.nodes, ctx.stop_words);
+    // The page language's stop words too: a Spanish page's fingerprint is not "de la que".
+    let tf = term_frequencies(&tree, &content.nodes, &integrated.stop_words);
     // The DocView record keeps the paper's keyword fingerprint whatever the detector: it is
     // part of the model (§5), and what a global merge of shards joins on.
     record.fingerprint =

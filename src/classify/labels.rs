@@ -67,7 +67,8 @@ fn text_of_file(path: &Path, ctx: &PageContext<'_>) -> Result<Option<String>, Cl
         "html" | "htm" => {
             let bytes = std::fs::read(path).map_err(io_error(path))?;
             let origin = path.display().to_string();
-            let raw = RawPage { url: format!("file://{origin}"), origin, bytes, http_charset: None };
+            let raw =
+                RawPage { url: format!("file://{origin}"), origin, bytes, http_charset: None, http_language: None };
             Ok(Some(topic_content(raw, ctx)))
         }
         _ => Ok(None),

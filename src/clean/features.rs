@@ -55,7 +55,7 @@ pub fn feature_vector(tree: &TagTree, nodes: &[NodeId], weights: &BlockWeights, 
     for &id in nodes {
         let bw = weights.get(id);
         for term in &tree.nodes[id].terms {
-            if !stop.is_stop(term) {
+            if let Some(term) = stop.content_term(term) {
                 *raw.entry(term.to_string()).or_default() += bw;
             }
         }
@@ -69,7 +69,7 @@ pub fn term_frequencies(tree: &TagTree, nodes: &[NodeId], stop: &StopWords) -> H
     let mut tf: HashMap<String, u32> = HashMap::new();
     for &id in nodes {
         for term in &tree.nodes[id].terms {
-            if !stop.is_stop(term) {
+            if let Some(term) = stop.content_term(term) {
                 *tf.entry(term.to_string()).or_default() += 1;
             }
         }

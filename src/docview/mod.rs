@@ -4,6 +4,7 @@
 
 mod summary;
 
+use std::borrow::Cow;
 use std::collections::HashSet;
 
 use serde::{Deserialize, Serialize};
@@ -11,7 +12,7 @@ use serde::{Deserialize, Serialize};
 use crate::clean::{BlockWeights, FeatureVector, TopicContent, feature_vector};
 use crate::config::DocViewConfig;
 use crate::tagtree::{BlockType, TagTree};
-use crate::text::{StopWords, for_each_token};
+use crate::text::{StopWords, for_each_token, page_language};
 
 pub use summary::{abstract_of, paragraphs};
 
@@ -60,6 +61,9 @@ pub struct DocView {
     pub fingerprint: Option<String>,
     /// The charset the page was decoded with.
     pub charset: String,
+    /// The page's language, a BCP 47 primary subtag (`en`, `zh`, `es`): identified from the
+    /// topic content and the declarations (see `text::page_language`); absent only for a page
+    /// without letters and without a declared language.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub lang: Option<String>,
 }
@@ -70,7 +74,11 @@ pub struct IntegrationInput<'a> {
     pub tree: &'a TagTree,
     pub content: &'a TopicContent,
     pub weights: &'a BlockWeights,
+    /// The build's stop words; the page's language adds its own list to them.
     pub stop_words: &'a StopWords,
+    /// The language the HTTP response declared (`Content-Language`), if any; `<html lang>`
+    /// comes from the tree and is read first.
+    pub http_language: Option<&'a str>,
 }
 
 /// The parts of a DocView record §6 extracts (the caller adds charset and fingerprint).
@@ -78,12 +86,17 @@ pub struct Integrated {
     pub record: DocView,
     /// The feature vector of the topic content (Formula 2), reused by the fingerprint stage.
     pub topic_vector: FeatureVector,
+    /// The build's stop words with the list of the page's language, for the later stages.
+    pub stop_words: StopWords,
 }
 
 /// Builds the DocView record of a cleaned page.
 pub fn integrate(input: &IntegrationInput<'_>, config: &DocViewConfig) -> Integrated {
-    let IntegrationInput { url, tree, content, weights, stop_words } = *input;
+    let IntegrationInput { url, tree, content, weights, stop_words, http_language } = *input;
     let base = url::Url::parse(url).ok();
+    let topic_content = content.text(tree);
+    let lang = language_of(tree, &topic_content, http_language);
+    let stop_words = &stop_words.for_language(lang.as_deref());
     let topic_vector = feature_vector(tree, &content.nodes, weights, stop_words);
     let keywords: Vec<String> = topic_vector.top(config.keywords).into_iter().map(|(t, _)| t.to_string()).collect();
     let title = title_of(tree, &topic_vector, config);
@@ -106,7 +119,7 @@ pub fn integrate(input: &IntegrationInput<'_>, config: &DocViewConfig) -> Integr
         page_type: content.page_type,
         classification_code: None,
         classification_confidence: None,
-        topic_content: content.text(tree),
+        topic_content,
         topic_html: content.html(tree, &title, base.as_ref()),
         title,
         keywords,
@@ -115,9 +128,22 @@ pub fn integrate(input: &IntegrationInput<'_>, config: &DocViewConfig) -> Integr
         images,
         fingerprint: None,
         charset: String::new(),
-        lang: tree.lang.clone(),
+        lang,
     };
-    Integrated { record, topic_vector }
+    Integrated { record, topic_vector, stop_words: stop_words.clone() }
+}
+
+/// The page's language: identified from the topic content, or when that is too short to
+/// tell (a headline, an image page), from the title and the visible text, with the declarations.
+fn language_of(tree: &TagTree, topic_content: &str, http_language: Option<&str>) -> Option<String> {
+    page_language(&[tree.lang.as_deref(), http_language], language_texts(tree, topic_content))
+}
+
+/// The texts a page's language is identified from, best first: the topic content, then the
+/// title and the visible text (made only when asked for).
+pub fn language_texts<'a>(tree: &'a TagTree, topic_content: &'a str) -> impl Iterator<Item = Cow<'a, str>> {
+    std::iter::once(Cow::Borrowed(topic_content))
+        .chain(std::iter::once_with(|| Cow::Owned(format!("{}\n{}", tree.title, tree.visible_text()))))
 }
 
 /// The page title (§6): `<title>`, unless it is empty or one that editing tools generate
@@ -167,7 +193,7 @@ fn relevant_hyperlinks(
             .filter(|&id| {
                 let mut raw = std::collections::HashMap::new();
                 for term in &tree.nodes[id].terms {
-                    if !stop_words.is_stop(term) {
+                    if let Some(term) = stop_words.content_term(term) {
                         *raw.entry(term.to_string()).or_insert(0.0) += 1.0;
                     }
                 }
@@ -208,8 +234,14 @@ mod tests {
         let weights = block_weights(&tree, &config.block_weight);
         let content = clean_page(&tree, &weights, CleanerKind::DocView, &config);
         let stop_words = StopWords::generic();
-        let input =
-            IntegrationInput { url, tree: &tree, content: &content, weights: &weights, stop_words: &stop_words };
+        let input = IntegrationInput {
+            url,
+            tree: &tree,
+            content: &content,
+            weights: &weights,
+            stop_words: &stop_words,
+            http_language: None,
+        };
         integrate(&input, &config.docview).record
     }
 

@@ -244,6 +244,7 @@ pub fn evaluate_cleaner_held_out(
             origin: page.stem.clone(),
             bytes: page.html.clone(),
             http_charset: None,
+            http_language: None,
         })
         .collect();
     // Pages per second are the rate of a long run: jieba's dictionary (about 0.1 s, once per

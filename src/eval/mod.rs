@@ -4,6 +4,7 @@
 pub mod clean;
 pub mod clean_report;
 pub mod disk;
+pub mod languages;
 pub mod replicas;
 pub mod report;
 pub mod run;

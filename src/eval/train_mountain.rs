@@ -47,8 +47,13 @@ pub fn training_half(set: &GoldSet) -> Vec<&GoldPage> {
 
 /// The labelled ridges of one page.
 pub fn labelled_ridges(ctx: &PageContext<'_>, page: &GoldPage) -> Vec<(Vec<f64>, bool)> {
-    let raw =
-        RawPage { url: page.url.clone(), origin: page.stem.clone(), bytes: page.html.clone(), http_charset: None };
+    let raw = RawPage {
+        url: page.url.clone(),
+        origin: page.stem.clone(),
+        bytes: page.html.clone(),
+        http_charset: None,
+        http_language: None,
+    };
     let (tree, _) = ctx.tag_tree(&raw);
     let config = &ctx.config.mountain;
     let mountain = Mountain::of(&tree, config);

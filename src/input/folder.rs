@@ -102,7 +102,7 @@ fn read_page(
     };
     let relative = path.strip_prefix(dir).map(|p| p.to_string_lossy().replace('\\', "/")).unwrap_or_default();
     let url = manifest.get(&relative).cloned().unwrap_or_else(|| file_url(path));
-    InputEvent::Page(RawPage { url, origin, bytes, http_charset: None })
+    InputEvent::Page(RawPage { url, origin, bytes, http_charset: None, http_language: None })
 }
 
 #[cfg(test)]

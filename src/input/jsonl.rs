@@ -69,6 +69,7 @@ pub fn visit(
                     origin,
                     bytes: record.html.into_bytes(),
                     http_charset: Some("utf-8".into()),
+                    http_language: None,
                 }),
                 Err(e) => InputEvent::Skipped(Skipped {
                     origin,

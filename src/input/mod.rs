@@ -33,6 +33,8 @@ pub struct RawPage {
     pub bytes: Vec<u8>,
     /// The charset of the HTTP `Content-Type` header, when the source had one.
     pub http_charset: Option<String>,
+    /// The HTTP `Content-Language` header, when the source had one.
+    pub http_language: Option<String>,
 }
 
 /// Why a record did not become an indexed page.

@@ -405,6 +405,7 @@ mod tests {
             origin: "test".into(),
             bytes: html.as_bytes().to_vec(),
             http_charset: None,
+            http_language: None,
         };
         let page = process_page(raw, &ctx).unwrap();
         assert!(page.fingerprints.exact.is_some());

@@ -1,14 +1,18 @@
 //! Terms: the one tokenizer used by every stage (cleaning, keywords, fingerprints, both
-//! Tantivy indexes and queries), the stop-word lists, and the sentence splitter.
+//! Tantivy indexes and queries), the stop-word lists, the sentence splitter, and a page's
+//! language.
 //!
-//! Tokenization: CJK runs (Han, kana) are segmented into words by jieba-rs; every other run by
-//! Unicode word boundaries (UAX #29). Tokens are lower-cased, and only tokens holding at least
+//! Tokenization: Han runs are segmented into words by jieba-rs; runs with kana (Japanese) are
+//! cut where the script changes, long kanji compounds by jieba; every other run by Unicode
+//! word boundaries (UAX #29). Tokens are lower-cased, and only tokens holding at least
 //! one letter or digit are kept, so punctuation never becomes a term.
 
+mod language;
 mod sentences;
 mod stop_words;
 mod tokenizer;
 
+pub use language::{Identified, bcp47_of, identify, normalize_declared, page_language};
 pub use sentences::split_sentences;
-pub use stop_words::{StopWords, generic_stop_words};
+pub use stop_words::{StopWords, generic_stop_words, language_stop_words};
 pub use tokenizer::{Token, for_each_token, is_cjk, load_dictionary, terms};

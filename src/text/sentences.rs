@@ -1,11 +1,36 @@
-//! Sentence splitting for the abstract (§6), with Chinese punctuation.
+//! Sentence splitting for the abstract (§6), with Chinese punctuation and abbreviations.
+
+/// Abbreviations that end with a period without ending the sentence, lower-cased, without
+/// their last period (English, German, French, Spanish, Portuguese, Italian, Polish, Czech,
+/// Russian): titles before a name (`Dr. Smith`, `Sra. López`), and the abbreviations of
+/// running text (`e.g.`, `z.B.`, `т.е.`). A period after one never ends a sentence. Abbreviations that also end sentences
+/// (`etc.`, `Inc.`, `usw.`) are not here: they end one when a capital follows.
+const ABBREVIATIONS: &[&str] = &[
+    // English
+    "mr", "mrs", "ms", "dr", "prof", "sr", "jr", "st", "mt", "gen", "col", "capt", "lt", "sgt", "gov", "sen", "rep",
+    "rev", "hon", "pres", "messrs", "vs", "e.g", "i.e", "cf", "approx", "viz", // German
+    "z.b", "bzw", "vgl", "hr", "hrn", "dipl", "d.h", "u.a", "ggf", "sog", "evtl", "inkl", // French
+    "mme", "mlle", "mm", "p.ex", // Spanish, Portuguese, Italian
+    "sra", "srta", "dra", "dña", "sta", "sto", "sig", "sig.ra", "dott", "ing", "avv", "p.ej", "ee.uu",
+    // Polish, Czech
+    "np", "tzw", "m.in", "itp", "ks", "mgr", "inż", "tj", // Russian
+    "т.е", "т.к", "т.н", "им", "ул", "г-н", "г-жа", "проф", "акад",
+];
+
+/// Abbreviations that end with a period before a number (`No. 5`, `Fig. 3`, `S. 12`), where the
+/// same word at the end of a sentence ("dijo que no.") ends it.
+const BEFORE_NUMBERS: &[&str] = &[
+    "no", "nos", "nr", "nº", "vol", "vols", "p", "pp", "s", "fig", "figs", "art", "ch", "sec", "eq", "tab", "bd", "ed",
+];
 
 /// Splits `text` into trimmed, non-empty sentences.
 ///
 /// A sentence ends at a line break, after `。！？；…` (Chinese full-width marks end a sentence
 /// wherever they stand), and after `. ! ? ;` when followed by white space or the end of the
 /// text (so "3.14" and "example.com" are not split). Closing quotes and brackets that follow a
-/// mark stay with the sentence.
+/// mark stay with the sentence. A period does not end a sentence after an abbreviation
+/// ([`ABBREVIATIONS`], and [`BEFORE_NUMBERS`] before a digit) or an initial (`J. Smith`), nor
+/// when the next word starts with a lower-case letter (`e.g. the`, as UAX #29's rule SB8).
 pub fn split_sentences(text: &str) -> Vec<&str> {
     let mut sentences = Vec::new();
     let mut start = 0;
@@ -26,7 +51,10 @@ pub fn split_sentences(text: &str) -> Vec<&str> {
                 let ascii_mark = c.is_ascii();
                 match chars.peek() {
                     None => Some(end),
-                    Some(&(_, next)) if !ascii_mark || next.is_whitespace() => Some(end),
+                    Some(_) if !ascii_mark => Some(end),
+                    Some(&(_, next)) if next.is_whitespace() => {
+                        (c != '.' || !period_continues(&text[start..i], &text[end..])).then_some(end)
+                    }
                     _ => None,
                 }
             }
@@ -41,6 +69,26 @@ pub fn split_sentences(text: &str) -> Vec<&str> {
         push_trimmed(&mut sentences, &text[start..]);
     }
     sentences
+}
+
+/// Whether a period between `before` and `after` (white space first) belongs to an
+/// abbreviation or an initial rather than ending the sentence.
+fn period_continues(before: &str, after: &str) -> bool {
+    let next = after.trim_start_matches(|c: char| c.is_whitespace() && c != '\n' && c != '\r');
+    let Some(first) = next.chars().next() else { return false };
+    if first == '\n' || first == '\r' {
+        return false;
+    }
+    if first.is_lowercase() {
+        return true;
+    }
+    let word = before.rsplit(char::is_whitespace).next().unwrap_or("").trim_start_matches(['(', '"', '\'', '“', '‘']);
+    let lower = word.to_lowercase();
+    let mut letters = word.chars();
+    let initial = matches!(letters.next(), Some(c) if c.is_uppercase()) && letters.next().is_none();
+    initial
+        || ABBREVIATIONS.contains(&lower.as_str())
+        || (first.is_ascii_digit() && BEFORE_NUMBERS.contains(&lower.as_str()))
 }
 
 fn push_trimmed<'a>(out: &mut Vec<&'a str>, sentence: &'a str) {
@@ -76,6 +124,27 @@ mod tests {
             split_sentences("He said \"no.\" Then left\nNext line"),
             ["He said \"no.\"", "Then left", "Next line"]
         );
+    }
+
+    #[test]
+    fn abbreviations_and_initials_do_not_end_a_sentence() {
+        assert_eq!(
+            split_sentences(
+                "Dr. Smith met Mr. J. Jones at St. Mary's. They talked, e.g. about rain. See Fig. 3 and No. 5."
+            ),
+            ["Dr. Smith met Mr. J. Jones at St. Mary's.", "They talked, e.g. about rain.", "See Fig. 3 and No. 5."]
+        );
+        assert_eq!(
+            split_sentences("Das gilt z.B. für Häuser. Die Sra. López dijo que no. Luego se fue."),
+            ["Das gilt z.B. für Häuser.", "Die Sra. López dijo que no.", "Luego se fue."]
+        );
+        assert_eq!(split_sentences("Smith et al. found it. It works."), ["Smith et al. found it.", "It works."]);
+    }
+
+    #[test]
+    fn a_word_in_lower_case_continues_the_sentence_and_etc_may_end_one() {
+        assert_eq!(split_sentences("Apples, pears etc. are fruit. Fine."), ["Apples, pears etc. are fruit.", "Fine."]);
+        assert_eq!(split_sentences("Apples, pears etc. Then bread."), ["Apples, pears etc.", "Then bread."]);
     }
 
     #[test]

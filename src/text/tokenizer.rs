@@ -64,24 +64,68 @@ pub fn for_each_token<'a>(text: &'a str, mut sink: impl FnMut(Token<'a>)) {
     }
 }
 
+/// The scripts of a Japanese run, which mark its word boundaries.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+enum JapaneseScript {
+    Kanji,
+    Hiragana,
+    Katakana,
+    /// The middle dot (・) and the double hyphen (゠) of the katakana block: they separate words.
+    Mark,
+}
+
+fn japanese_script(c: char) -> JapaneseScript {
+    match c as u32 {
+        0x3040..=0x309F => JapaneseScript::Hiragana,
+        0x30A0 | 0x30FB => JapaneseScript::Mark,
+        // The prolonged sound mark (ー) belongs to the katakana word it lengthens.
+        0x30A0..=0x30FF => JapaneseScript::Katakana,
+        _ => JapaneseScript::Kanji,
+    }
+}
+
 fn emit_run<'a>(text: &'a str, start: usize, end: usize, cjk: bool, sink: &mut impl FnMut(Token<'a>)) {
     let run = &text[start..end];
-    if cjk {
-        // HMM on: unknown words (names, new terms) come out whole instead of char by char.
-        for word in JIEBA.cut(run, true) {
-            if is_term(word.word) {
-                sink(Token {
-                    text: Cow::Borrowed(word.word),
-                    start: start + word.byte_start,
-                    end: start + word.byte_end,
-                });
+    if cjk && run.chars().any(|c| matches!(c as u32, 0x3040..=0x30FF)) {
+        // Kana: Japanese, which jieba's Chinese dictionary does not know. Japanese writes
+        // particles, auxiliaries and inflections in hiragana, loanwords in katakana and the
+        // stems of content words in kanji, so the changes of script are word boundaries
+        // (the character-type features of Japanese segmenters such as TinySegmenter): a
+        // katakana or hiragana stretch is one term, and so is a kanji stretch of one or two
+        // characters (the common shape of a Japanese noun, 境内, 紅葉, which jieba's Chinese
+        // dictionary would cut into characters); a longer kanji stretch is a compound, cut by
+        // jieba (Han compounds are largely shared with Chinese), so a query for 恒例 finds
+        // 毎年恒例.
+        let mut at = 0;
+        while at < run.len() {
+            let script = japanese_script(run[at..].chars().next().unwrap_or('\0'));
+            let len = run[at..].find(|c: char| japanese_script(c) != script).unwrap_or(run.len() - at);
+            let stretch_start = start + at;
+            let stretch = &run[at..at + len];
+            if script == JapaneseScript::Kanji && stretch.chars().nth(2).is_some() {
+                emit_han(stretch, stretch_start, sink);
+            } else if script != JapaneseScript::Mark {
+                sink(Token { text: Cow::Borrowed(stretch), start: stretch_start, end: stretch_start + len });
             }
+            at += len;
         }
+    } else if cjk {
+        emit_han(run, start, sink);
     } else {
         latin_words(run, |offset, end_offset| {
             let word = &run[offset..end_offset];
             sink(Token { text: lowercase(word), start: start + offset, end: start + end_offset });
         });
+    }
+}
+
+/// Han text segmented by jieba; `start` is its offset in the whole text.
+fn emit_han<'a>(run: &'a str, start: usize, sink: &mut impl FnMut(Token<'a>)) {
+    // HMM on: unknown words (names, new terms) come out whole instead of char by char.
+    for word in JIEBA.cut(run, true) {
+        if is_term(word.word) {
+            sink(Token { text: Cow::Borrowed(word.word), start: start + word.byte_start, end: start + word.byte_end });
+        }
     }
 }
 
@@ -215,6 +259,18 @@ mod tests {
         let t = terms("我们在北京大学学习");
         assert!(t.contains(&"北京大学".to_string()) || t.contains(&"北京".to_string()), "{t:?}");
         assert!(t.iter().all(|w| w.chars().count() < 9));
+    }
+
+    #[test]
+    fn japanese_is_cut_where_the_script_changes() {
+        let text = "私たちは東京の大学でコンピューターを勉強しています";
+        let mut spans = Vec::new();
+        for_each_token(text, |t| spans.push((t.text.into_owned(), &text[t.start..t.end])));
+        let words: Vec<&str> = spans.iter().map(|(w, _)| w.as_str()).collect();
+        assert_eq!(words, ["私", "たちは", "東京", "の", "大学", "で", "コンピューター", "を", "勉強", "しています"]);
+        assert!(spans.iter().all(|(w, original)| w == original), "{spans:?}");
+        assert_eq!(words.concat(), text);
+        assert_eq!(terms("ガー・レイノルズ"), ["ガー", "レイノルズ"]);
     }
 
     #[test]

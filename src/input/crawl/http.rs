@@ -13,6 +13,8 @@ use std::io::Read;
 pub struct HttpResponse {
     pub status: u16,
     pub content_type: Option<String>,
+    /// The `Content-Language` header, as sent.
+    pub content_language: Option<String>,
     pub body: Vec<u8>,
 }
 
@@ -56,6 +58,7 @@ pub fn parse_response(raw: &[u8], max_body: u64) -> Result<HttpResponse, String>
     let status =
         status_of(status_line).ok_or_else(|| format!("bad HTTP status line {:?}", truncate(status_line, 60)))?;
     let mut content_type = None;
+    let mut content_language = None;
     let mut chunked = false;
     let mut content_encoding = None;
     for line in lines {
@@ -63,6 +66,7 @@ pub fn parse_response(raw: &[u8], max_body: u64) -> Result<HttpResponse, String>
         let value = value.trim();
         match name.trim().to_ascii_lowercase().as_str() {
             "content-type" if content_type.is_none() && !value.is_empty() => content_type = Some(value.to_string()),
+            "content-language" if !value.is_empty() => content_language = Some(value.to_string()),
             "transfer-encoding" => chunked = value.to_ascii_lowercase().contains("chunked"),
             "content-encoding" => content_encoding = Some(value.to_ascii_lowercase()),
             _ => {}
@@ -79,7 +83,7 @@ pub fn parse_response(raw: &[u8], max_body: u64) -> Result<HttpResponse, String>
     if let Some(encoding) = content_encoding.as_deref() {
         body = decode_content(body, encoding, max_body)?;
     }
-    Ok(HttpResponse { status, content_type, body })
+    Ok(HttpResponse { status, content_type, content_language, body })
 }
 
 /// The status code of `HTTP/1.1 200 OK`, `HTTP/1.0 200`, `HTTP/1.1 200OK`.

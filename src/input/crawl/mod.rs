@@ -332,16 +332,16 @@ fn capture_event<R: Read>(
     // Writers that leave out the record's Content-Type, or give the payload's, still store
     // the HTTP response of a response record: its status line says so.
     let http = head.http || (head.kind == RecordKind::Response && block.bytes.starts_with(b"HTTP/"));
-    let (body, content_type) = if http {
+    let (body, content_type, http_language) = if http {
         match http::parse_response(&block.bytes, options.max_page_bytes) {
             Err(e) => return skipped(SkipReason::BadRecord, format!("bad HTTP response: {e}")),
             Ok(r) if !(200..300).contains(&r.status) => {
                 return skipped(SkipReason::HttpStatus, format!("HTTP status {}", r.status));
             }
-            Ok(r) => (r.body, r.content_type),
+            Ok(r) => (r.body, r.content_type, r.content_language),
         }
     } else {
-        (block.bytes, Some(head.content_type.clone()).filter(|c| !c.trim().is_empty()))
+        (block.bytes, Some(head.content_type.clone()).filter(|c| !c.trim().is_empty()), None)
     };
     if body.len() as u64 > options.max_page_bytes {
         return skipped(
@@ -353,7 +353,7 @@ fn capture_event<R: Read>(
     match body_format(&declared, &body) {
         BodyFormat::Page(format) if options.accept.contains(&format) => {
             let http_charset = content_type.as_deref().and_then(charset_of_content_type);
-            Some(InputEvent::Page(RawPage { url: head.url, origin, bytes: body, http_charset }))
+            Some(InputEvent::Page(RawPage { url: head.url, origin, bytes: body, http_charset, http_language }))
         }
         BodyFormat::Page(format) => skipped(
             if format == PageFormat::Text { SkipReason::NotAPage } else { SkipReason::NotHtml },
