@@ -191,6 +191,10 @@ pub struct CleaningConfig {
     /// of another paper: `sst` (the Site Style Tree of Yi, Liu & Li; see `[sst]`),
     /// `satisfiable` (see `[satisfiable]`), `pab` (see `[pab]`).
     pub cleaner: String,
+    // Every setting below was chosen by `indexer eval tune-cleaner` on the training sets
+    // (../shared/data/clean-train: dragnet-train, wcxb-train, page-signal), never on a test
+    // set: coordinate descent over a grid per setting, 5 folds by site; the report with the
+    // cross-validated F1 and each setting's curve is eval/reports/cleaning/training/.
     /// A block needs at least this many own terms to count as a paragraph of running text
     /// when the default cleaner searches the topic root.
     pub min_paragraph_terms: usize,
@@ -211,27 +215,15 @@ pub struct CleaningConfig {
     /// …unless the body scores at least this many times the headline (an article with a
     /// byline, info boxes and a table of contents between its headline and its text).
     /// Template boxes beside a headline-only page (an author's bio, a workshop offer) score
-    /// a fraction of a headline; 2 was chosen among 1, 1.5, 2, 2.5, 3 and 5 on the five gold
-    /// sets together with the cacm crawl (not held out): below 2, template text of the cacm
-    /// crawl's headline-only pages replaced their headlines and made them near replicas.
+    /// a fraction of a headline.
     pub title_override_ratio: f64,
     /// The topic root climbs to its parent while the parent holds at least this share of
     /// the root's paragraph text outside it (text spread over sibling containers); 0 turns
     /// climbing off.
     pub climb_share: f64,
-    /// …or this share of its running text when the text outside lies in siblings named like
-    /// the root's branch (the same tag and classes, digits aside) or in sibling `<section>`s
-    /// (figures' captions left out): an article split around figures into
-    /// `div.article-section` blocks, a reference page in sections, each a part of one text
-    /// however small beside the others. Both the root's and the siblings' paragraph text must
-    /// reach `climb_min_text`. Chosen among 0, 0.1, 0.25, 0.5 and 1 on the five gold sets
-    /// together (not held out): 0.25 gained on aeb and wcxb and changed no set's F1 for the
-    /// worse.
-    pub climb_share_named_repeat: f64,
     /// …and while the parent's link density (anchor terms / terms) is at most this. A
     /// listing's entries (a linked title and a teaser each) run at 0.3 to 0.5; navigation
-    /// and link lists near 1. Chosen among 0.3, 0.4, 0.5, 0.6 and 0.7 on the five gold sets
-    /// (not held out; 0.5 to 0.7 score the same).
+    /// and link lists near 1.
     pub climb_max_link_density: f64,
     /// …where the parent's other text need not repeat the root's markup if the root already
     /// holds at least this much paragraph text (terms times block weight).
@@ -239,8 +231,7 @@ pub struct CleaningConfig {
     /// When the topic root's text is less than this share of the topic text of its content
     /// region (§4.2's pruned tree without the margins, up to where links dominate), the page
     /// is not one article (a service page, a listing, documentation in many sections) and
-    /// the region's topic blocks are kept; 0 always keeps the root. Chosen among 0.2, 0.35
-    /// and 0.5 on the aggregate scores of all five gold sets (not held out).
+    /// the region's topic blocks are kept; 0 always keeps the root.
     pub min_root_coverage: f64,
 }
 
@@ -248,17 +239,16 @@ impl Default for CleaningConfig {
     fn default() -> Self {
         CleaningConfig {
             cleaner: "docview".to_string(),
-            min_paragraph_terms: 8,
-            sibling_score_share: 0.25,
-            title_heading_score: 40.0,
+            min_paragraph_terms: 10,
+            sibling_score_share: 0.35,
+            title_heading_score: 20.0,
             title_root_min_share: 0.25,
-            max_heading_gap_terms: 30,
-            title_override_ratio: 2.0,
-            climb_share: 1.0,
-            climb_share_named_repeat: 0.25,
-            climb_max_link_density: 0.5,
-            climb_min_text: 60.0,
-            min_root_coverage: 0.35,
+            max_heading_gap_terms: 120,
+            title_override_ratio: 1.0,
+            climb_share: 4.0,
+            climb_max_link_density: 0.7,
+            climb_min_text: 30.0,
+            min_root_coverage: 0.5,
         }
     }
 }

@@ -485,7 +485,7 @@ enum EvalCommand {
         with output, R = tp/|gold| averaged over pages with gold, F1 from the two. Pages per \
         second are measured on one thread.")]
     Clean(EvalCleanArgs),
-    /// Train the `mountain` cleaner's ridge classifier on the training half of gold sets.
+    /// Train the `mountain` cleaner's ridge classifier on the training half of the training sets.
     #[command(long_about = "Trains the ridge classifier of the `mountain` cleaner (the Mountain \
         Model of primary content) and writes it as JSON.\n\n\
         Data: for each --set, <DATA>/<set>/html and <DATA>/<set>/gold (as for `eval clean`). \
@@ -499,8 +499,23 @@ enum EvalCommand {
         ([mountain] of --config) are recorded in the model; train again after changing them.\n\n\
         To use a model: [mountain] model = \"path\" in a config, or write it over the built-in one \
         and rebuild.\n\n\
-        Example: indexer eval train-mountain --data ../shared/data --out src/clean/mountain_model/ridge-model.json")]
+        Example: indexer eval train-mountain --data ../shared/data/clean-train --out src/clean/mountain_model/ridge-model.json")]
     TrainMountain(EvalTrainMountainArgs),
+    /// Choose the default cleaner's settings on the training sets, with cross-validated F1.
+    #[command(long_about = "Chooses the settings of the default cleaner ([cleaning] of the \
+        configuration) on the training sets of the cleaning configuration ([[training_sets]] of \
+        eval/cleaning.toml: ../shared/data/clean-train), never on its test sets.\n\n\
+        Folds: --folds folds by site (the page's host from meta.tsv). Search: coordinate descent \
+        from the current settings over a grid per setting, at most --rounds rounds; objective the \
+        mean of the training sets' F1 (the metric of `eval clean`). Each fold's pages are scored \
+        with the setting chosen on the other folds: that cross-validated F1 is the estimate to \
+        trust. The setting chosen on all pages is printed (its F1 is in-sample); to adopt it, \
+        write it into [cleaning] or into CleaningConfig's defaults.\n\n\
+        Writes report.md and report.json (per-fold settings, each setting's curve) to --report, \
+        by default the config's training_report folder, which `eval clean --all` reads for its \
+        cross-validated row. Every page is parsed once; runs on every core.\n\n\
+        Example: indexer eval tune-cleaner --config eval/cleaning.toml")]
+    TuneCleaner(EvalTuneCleanerArgs),
     /// Replica detection: hit and error rates like §7.2, Table 2, and judged pairs.
     #[command(long_about = "Replica detection measured like §7.2 of the DocView paper. INPUT is a \
         replica test set (base pages, a near replica and a non-replica of each) with --truth \
@@ -567,6 +582,29 @@ struct EvalCleanArgs {
 }
 
 #[derive(Args)]
+struct EvalTuneCleanerArgs {
+    /// The cleaning configuration naming the training sets.
+    #[arg(long, value_name = "FILE", default_value = "eval/cleaning.toml")]
+    config: PathBuf,
+    /// Number of folds (by site).
+    #[arg(long, value_name = "K", default_value_t = 5, value_parser = clap::value_parser!(u16).range(2..))]
+    folds: u16,
+    /// Rounds of coordinate descent at most.
+    #[arg(long, value_name = "N", default_value_t = 2)]
+    rounds: usize,
+    /// At most this many pages per training set (the first by file name): a short run.
+    #[arg(long, value_name = "N")]
+    max_pages: Option<usize>,
+    /// Where the report goes [default: the folder of the config's training_report].
+    #[arg(long, value_name = "DIR")]
+    report: Option<PathBuf>,
+    /// Configuration whose [cleaning] settings the search starts from [default: the built-in
+    /// defaults].
+    #[arg(long, value_name = "FILE")]
+    cleaner_config: Option<PathBuf>,
+}
+
+#[derive(Args)]
 struct EvalTrainMountainArgs {
     /// Folder holding the gold sets (<DATA>/<set>/html, <DATA>/<set>/gold).
     #[arg(long, value_name = "DIR")]
@@ -574,7 +612,8 @@ struct EvalTrainMountainArgs {
     /// Where to write the model (JSON).
     #[arg(long, value_name = "FILE")]
     out: PathBuf,
-    /// A gold set to train on (repeat for several); default: the five sets of `eval clean`.
+    /// A set to train on (repeat for several); default: dragnet-train, wcxb-train, page-signal
+    /// (the cleaning training sets; never train on the test sets of `eval clean`).
     #[arg(long = "set", value_name = "NAME")]
     sets: Vec<String>,
     /// Configuration whose [mountain] section gives the cell, ridge and training parameters.
@@ -878,6 +917,7 @@ fn run(cli: Cli) -> Result<ExitCode> {
         Command::Eval(EvalCommand::Replicas(args)) => eval_replicas_command(args),
         Command::Eval(EvalCommand::Clean(args)) => eval_clean_command(args),
         Command::Eval(EvalCommand::TrainMountain(args)) => eval_train_mountain_command(args),
+        Command::Eval(EvalCommand::TuneCleaner(args)) => eval_tune_cleaner_command(args),
         Command::Classify(ClassifyCommand::Train(args)) => classify_train_command(args),
         Command::Classify(ClassifyCommand::Eval(args)) => classify_eval_command(args),
         Command::Classify(ClassifyCommand::Text(args)) => classify_text_command(args),
@@ -1389,20 +1429,25 @@ fn eval_clean_command(args: EvalCleanArgs) -> Result<ExitCode> {
         let other = if args.with_headline { "docview, headline apart" } else { "docview, headline inline" };
         rows.insert(1, (other.to_string(), CleanerKind::DocView, placement(!args.with_headline)));
     }
-    let sets: Vec<GoldSetConfig> = match (&config, &args.html, &args.gold) {
+    // Test sets first, then training sets; `is_training` marks the second kind.
+    let sets: Vec<(GoldSetConfig, bool)> = match (&config, &args.html, &args.gold) {
         (Some(config), _, _) => {
+            let all_sets = config.sets.iter().map(|s| (s, false)).chain(config.training_sets.iter().map(|s| (s, true)));
             let unknown: Vec<&String> =
-                args.sets.iter().filter(|name| !config.sets.iter().any(|s| &s.name == *name)).collect();
+                args.sets.iter().filter(|name| !all_sets.clone().any(|(s, _)| &s.name == *name)).collect();
             if !unknown.is_empty() {
                 bail!(
                     "--sets: no set named {unknown:?} in the config; it has {:?}",
-                    config.sets.iter().map(|s| &s.name).collect::<Vec<_>>()
+                    all_sets.map(|(s, _)| &s.name).collect::<Vec<_>>()
                 );
             }
-            config.sets.iter().filter(|s| args.sets.is_empty() || args.sets.contains(&s.name)).cloned().collect()
+            all_sets
+                .filter(|(s, _)| args.sets.is_empty() || args.sets.contains(&s.name))
+                .map(|(s, is_training)| (s.clone(), is_training))
+                .collect()
         }
         (None, Some(html), Some(gold)) => {
-            vec![GoldSetConfig { name: html.display().to_string(), html: html.clone(), gold: gold.clone() }]
+            vec![(GoldSetConfig { name: html.display().to_string(), html: html.clone(), gold: gold.clone() }, false)]
         }
         _ => bail!("give --html DIR --gold DIR, or --config eval/cleaning.toml"),
     };
@@ -1411,12 +1456,12 @@ fn eval_clean_command(args: EvalCleanArgs) -> Result<ExitCode> {
     let mut cells = Vec::new();
     let mut parse_floor = Vec::new();
     let mut set_pages = Vec::new();
-    for set_config in &sets {
+    for (set_config, is_training) in &sets {
         let mut set = GoldSet::open(&set_config.html, &set_config.gold)?;
         if let Some(n) = args.max_pages {
             set.pages.truncate(n);
         }
-        if config.is_some() {
+        if config.is_some() && !is_training {
             let floor = indexer::eval::clean::parse_floor(&set);
             if !args.json {
                 outln!("{:<12} {:<24} decode + html5ever parse only: {floor:.0} pages/s", set_config.name, "(floor)");
@@ -1452,20 +1497,45 @@ fn eval_clean_command(args: EvalCleanArgs) -> Result<ExitCode> {
         }
     }
     if let Some(config) = config {
-        // References are given for the config's full list of sets; keep the columns in step.
-        let positions: Vec<usize> =
-            sets.iter().filter_map(|s| config.sets.iter().position(|c| c.name == s.name)).collect();
+        // References are given for the config's full lists of sets; keep the columns in step.
+        let picked = |all: &[GoldSetConfig], training: bool| -> Vec<usize> {
+            sets.iter()
+                .filter(|(_, is_training)| *is_training == training)
+                .filter_map(|(s, _)| all.iter().position(|c| c.name == s.name))
+                .collect()
+        };
+        let (test_positions, training_positions) = (picked(&config.sets, false), picked(&config.training_sets, true));
+        let pick = |f1: &[f64], positions: &[usize]| -> Vec<f64> {
+            if f1.is_empty() { Vec::new() } else { positions.iter().filter_map(|&i| f1.get(i).copied()).collect() }
+        };
         let references = config
             .references
             .iter()
             .map(|r| {
                 let mut r = r.clone();
-                r.f1 = positions.iter().filter_map(|&i| r.f1.get(i).copied()).collect();
+                r.f1 = pick(&r.f1, &test_positions);
+                r.training_f1 = pick(&r.training_f1, &training_positions);
                 r
             })
             .collect();
+        let cross_validated = match &config.training_report {
+            Some(path) if path.is_file() => Some(read_cross_validated(path)?),
+            Some(path) => {
+                if !args.json {
+                    outln!(
+                        "(no tuning report at {}: the table has no cross-validated row; `indexer eval tune-cleaner` writes it)",
+                        path.display()
+                    );
+                }
+                None
+            }
+            None => None,
+        };
+        let names = |training: bool| -> Vec<String> {
+            sets.iter().filter(|(_, t)| *t == training).map(|(s, _)| s.name.clone()).collect()
+        };
         let report = CleaningReport {
-            sets: sets.iter().map(|s| s.name.clone()).collect(),
+            sets: names(false),
             cleaners: rows.iter().map(|(row, _, _)| row.clone()).collect(),
             cells,
             max_pages: args.max_pages,
@@ -1473,6 +1543,8 @@ fn eval_clean_command(args: EvalCleanArgs) -> Result<ExitCode> {
             references,
             parse_floor,
             set_pages,
+            training_sets: names(true),
+            cross_validated,
         };
         if !args.json && report.sets.len() > 1 {
             for cleaner in &report.cleaners {
@@ -1500,6 +1572,55 @@ fn eval_clean_command(args: EvalCleanArgs) -> Result<ExitCode> {
         }
     }
     Ok(ExitCode::SUCCESS)
+}
+
+/// The cross-validated F1 of a tuning report (`indexer eval tune-cleaner`'s report.json).
+fn read_cross_validated(path: &Path) -> Result<indexer::eval::clean_report::CrossValidatedF1> {
+    let text = std::fs::read_to_string(path).with_context(|| format!("reading {}", path.display()))?;
+    let json: serde_json::Value =
+        serde_json::from_str(&text).with_context(|| format!("{}: not JSON", path.display()))?;
+    let cv = json.get("cross_validated").cloned().with_context(|| {
+        format!("{}: no `cross_validated` field; run `indexer eval tune-cleaner` again", path.display())
+    })?;
+    serde_json::from_value(cv).with_context(|| format!("{}: `cross_validated` is not as expected", path.display()))
+}
+
+fn eval_tune_cleaner_command(args: EvalTuneCleanerArgs) -> Result<ExitCode> {
+    use indexer::eval::clean_report::CleaningEvalConfig;
+    use indexer::eval::tune_cleaner::{TuneOptions, tune_cleaner, write_tuning_report};
+    let eval_config = CleaningEvalConfig::from_file(&args.config)?;
+    let config = load_config(args.cleaner_config.as_deref())?;
+    let out = match (args.report, &eval_config.training_report) {
+        (Some(dir), _) => dir,
+        (None, Some(path)) => path.parent().map(Path::to_path_buf).unwrap_or_default(),
+        (None, None) => bail!("{}: no training_report; give --report DIR", args.config.display()),
+    };
+    let options = TuneOptions { folds: args.folds as usize, rounds: args.rounds, max_pages: args.max_pages };
+    let started = std::time::Instant::now();
+    let report = tune_cleaner(&eval_config.training_sets, &config, options, |step| {
+        let _ = writeln!(std::io::stderr().lock(), "[{:>5.0} s] {step}", started.elapsed().as_secs_f64());
+    })?;
+    let mean = |f1: &[f64]| f1.iter().sum::<f64>() / f1.len().max(1) as f64;
+    let cv: Vec<f64> = report.cross_validated.sets.iter().map(|&(_, f)| f).collect();
+    outln!("sets: {}", report.sets.join(", "));
+    outln!("start F1           {:?}  mean {:.4}", rounded(&report.start_f1), mean(&report.start_f1));
+    outln!("cross-validated F1 {:?}  mean {:.4}", rounded(&cv), mean(&cv));
+    outln!(
+        "in-sample F1       {:?}  mean {:.4}  (the setting chosen on all pages)",
+        rounded(&report.chosen_f1),
+        mean(&report.chosen_f1)
+    );
+    for ((name, start), (_, chosen)) in report.start.iter().zip(&report.chosen) {
+        let mark = if start != chosen { "  <- moved" } else { "" };
+        outln!("  {name:<26} {start:>8} -> {chosen:<8}{mark}");
+    }
+    write_tuning_report(&report, &out, &command_line())?;
+    outln!("report written to {} ({:.0} s)", out.display(), started.elapsed().as_secs_f64());
+    Ok(ExitCode::SUCCESS)
+}
+
+fn rounded(f1: &[f64]) -> Vec<f64> {
+    f1.iter().map(|f| (f * 10_000.0).round() / 10_000.0).collect()
 }
 
 fn eval_train_mountain_command(args: EvalTrainMountainArgs) -> Result<ExitCode> {

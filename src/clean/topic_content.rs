@@ -264,8 +264,7 @@ pub struct RootSearch {
     pub roots: Vec<NodeId>,
     /// The heading matching the page title, if any.
     pub heading: Option<NodeId>,
-    /// The title heading when it stands apart from the root, with its standfirst if it has
-    /// one (kept in addition).
+    /// The title heading when it stands apart from the root (kept in addition).
     pub extra_heading: Vec<NodeId>,
     /// Whether any paragraph of running text was found (not just a headline).
     pub has_paragraphs: bool,
@@ -346,13 +345,10 @@ pub fn find_topic_root(tree: &TagTree, weights: &BlockWeights, config: &Cleaning
         }
     };
     let heading = tree.title_heading.map(|h| h.node);
-    // Text lying loose in <body>, outside any container, is template residue when the
-    // headline has a container of its own (article text sits in blocks next to it).
-    let loose_body_text = |id: NodeId| tree.nodes[id].tag == "body" && heading.is_some_and(|h| h != id);
     // Each paragraph's value: its running text times its block weight (`None`: no paragraph).
     let paragraph: Vec<Option<f64>> = (0..n)
         .map(|id| {
-            let is_paragraph = RootSearch::is_paragraph(tree, id, config) && !loose_body_text(id);
+            let is_paragraph = RootSearch::is_paragraph(tree, id, config);
             is_paragraph.then(|| RootSearch::running_terms(tree, id) as f64 * weights.get(id))
         })
         .collect();
@@ -386,22 +382,8 @@ pub fn find_topic_root(tree: &TagTree, weights: &BlockWeights, config: &Cleaning
             mass[parent] += mass[id];
         }
     }
+    // Ties go to the container (the smaller id): the whole of the text it holds.
     let mut root = best(&mut (0..n)).unwrap_or(TagTree::ROOT);
-    // A block of running text alone in its container ties with it (the parent scores in
-    // full), and the tie goes to the container. Not when the container's other children are
-    // mostly links (a column of menus beside the text): the climb below never takes in such a
-    // region either, and with it the page would read as a hub page. Links in the container's
-    // own text (a table of contents around the text) are its content and stay.
-    while let Some(c) = tree.nodes[root].children.iter().copied().find(|&c| score[c] > 0.0 && score[c] == score[root]) {
-        let node = &tree.nodes[root];
-        let others =
-            node.subtree.anchor_terms.saturating_sub(node.own.anchor_terms + tree.nodes[c].subtree.anchor_terms);
-        if others as f64 > config.climb_max_link_density * node.subtree.terms as f64 {
-            root = c;
-        } else {
-            break;
-        }
-    }
     // A headline alone (no running text of its own) won the search: its block weight (h1
     // counts several times) can outscore a short article body. Then the best running text
     // apart from it is the candidate, weighed against the headline below as a body apart
@@ -437,7 +419,6 @@ pub fn find_topic_root(tree: &TagTree, weights: &BlockWeights, config: &Cleaning
         // The body is the region its best paragraph climbs to.
         let region = climb(tree, root, &mass, config);
         let body_mass = if config.climb_share > 0.0 { mass[region] } else { 0.0 };
-        let mut standfirst = false;
         let mut joint = None;
         let keep_around = if paragraph_score[around] >= config.climb_min_text {
             score[around] >= config.title_root_min_share * score[root]
@@ -446,7 +427,6 @@ pub fn find_topic_root(tree: &TagTree, weights: &BlockWeights, config: &Cleaning
             // article body that follows it in document order and outweighs it goes with it.
             let after = root > tree.descendants(around).into_iter().max().unwrap_or(around);
             let body_follows = after && score[root].max(body_mass) > score[around];
-            standfirst = body_follows;
             !body_follows && score[around] >= config.title_root_min_share * score[root]
         } else {
             // Template text (a cookie notice, an "about us" box) outscores a bare headline
@@ -488,13 +468,6 @@ pub fn find_topic_root(tree: &TagTree, weights: &BlockWeights, config: &Cleaning
             root = around;
         } else {
             extra_heading.push(h);
-            if standfirst {
-                extra_heading.extend(
-                    tree.descendants(around)
-                        .into_iter()
-                        .filter(|&id| RootSearch::is_text_block(tree, id) && !under_hub_or_image(tree, id, around)),
-                );
-            }
         }
     }
     root = climb(tree, root, &mass, config);
@@ -521,9 +494,7 @@ pub fn find_topic_root(tree: &TagTree, weights: &BlockWeights, config: &Cleaning
 /// inside it, in containers shaped like the root's (posts, entries, sections repeat their
 /// markup; a template's boxes do not) or beside a root with substantial text of its own (an
 /// article split around figures and ads; a short text would climb into boxes of its size), and
-/// is mostly running text. Siblings named like the root's branch (same tag and classes), or
-/// sibling `<section>`s, need hold only `climb_share_named_repeat` as much running text
-/// outside their figures: the parts of one article or document. A root inside a block marked
+/// is mostly running text. A root inside a block marked
 /// `itemprop="articleBody"` climbs to that block and no further. The page body is never a
 /// root this way: it holds everything. A `climb_share` of 0 turns climbing off.
 fn climb(tree: &TagTree, mut root: NodeId, mass: &[f64], config: &CleaningConfig) -> NodeId {
@@ -563,22 +534,8 @@ fn climb(tree: &TagTree, mut root: NodeId, mass: &[f64], config: &CleaningConfig
             })
             .collect();
         let repeated = alike.iter().any(|&c| mass[c] > 0.0);
-        let (alike_mass, alike_terms) = alike
-            .iter()
-            .filter(|&&c| mass[c] > 0.0)
-            .map(|&c| outside_figures(tree, c, mass))
-            .fold((0.0, 0), |(m, t), (cm, ct)| (m + cm, t + ct));
-        // Like-named parts (classes, not bare tags: a layout table's cells are all `td`) and
-        // sections are one text split up: the parent takes them in at a smaller share of their
-        // own, in running text: a section of code or plain prose weighs less than one of
-        // emphasis and headings, but it is as much of the text. Parts of substance, both, by
-        // paragraph weight as in the root search: a short text beside an author's bio in
-        // like-named wrappers is no article in sections.
-        let parts = (!tree.nodes[branch].hint.is_empty() || is_section)
-            && alike_terms as f64 >= config.climb_share_named_repeat * tree.nodes[branch].subtree.text_terms() as f64
-            && alike_mass.min(mass[branch]) >= config.climb_min_text;
         if (repeated || mass[branch] >= config.climb_min_text)
-            && (outside >= config.climb_share * mass[branch] || parts)
+            && outside >= config.climb_share * mass[branch]
             && region.link_density() <= config.climb_max_link_density
         {
             root = parent;
@@ -588,23 +545,6 @@ fn climb(tree: &TagTree, mut root: NodeId, mass: &[f64], config: &CleaningConfig
         }
     }
     root
-}
-
-/// The paragraph text (`mass`) and the running text (terms outside links) of `id` outside its
-/// pictures' figures: a gallery's captions are no part of the text beside it.
-fn outside_figures(tree: &TagTree, id: NodeId, mass: &[f64]) -> (f64, usize) {
-    let (mut figure_mass, mut figure_terms) = (0.0, 0);
-    let mut stack = vec![id];
-    while let Some(n) = stack.pop() {
-        let node = &tree.nodes[n];
-        if matches!(node.tag.as_str(), "figure" | "figcaption") {
-            figure_mass += mass[n];
-            figure_terms += node.subtree.text_terms();
-        } else {
-            stack.extend(node.children.iter().copied());
-        }
-    }
-    (mass[id] - figure_mass, tree.nodes[id].subtree.text_terms().saturating_sub(figure_terms))
 }
 
 /// A container's markup shape: its tag and its classes but for numbers (`post_2` and
@@ -869,30 +809,9 @@ mod tests {
     }
 
     #[test]
-    fn a_text_alone_in_its_column_does_not_take_in_the_menus_beside_it() {
-        // The story's text lies directly in its column (no paragraph tags), the only block of
-        // running text; the column beside it is menus.
-        let menus: String = (0..6)
-            .map(|m| {
-                let items: String =
-                    (0..12).map(|i| format!("<li><a href=/c{m}-{i}>Section {m} {i}</a></li>")).collect();
-                format!("<div class=well><blockquote class=title>Topics</blockquote><ul>{items}</ul></div>")
-            })
-            .collect();
-        let page = format!(
-            "<title>City news</title><body><div class=row><div class=col-3>{menus}</div>\
-            <div class=col-9><p class=title>Rail yard becomes a park</p>{RAIL_YARD}<br><br></div></div></body>"
-        );
-        let (tree, content) = clean(&page, CleanerKind::DocView);
-        let text = content.text(&tree);
-        assert_eq!(content.page_type, BlockType::Topic);
-        assert!(text.contains("rail yard into a park"), "{text}");
-        assert!(!text.contains("Section"), "{text}");
-    }
-
-    #[test]
     fn a_table_of_contents_around_the_only_text_stays_with_it() {
-        // The same tie, with the links in the container's own text: a report's contents.
+        // A tie between the text and its container goes to the container, links and all: a
+        // report's contents.
         let contents: String = (0..40)
             .map(|i| format!("<a href=#t{i}>Title {i} of the appropriations for rural programs</a><br>"))
             .collect();
@@ -1068,8 +987,8 @@ mod tests {
         assert!(content.text(&tree).contains("a million devices a day"), "{}", content.text(&tree));
         let signup = "<title>Discrete Convolution</title><body><nav><a href=/>Home</a> <a href=/a>All</a></nav>\
             <article><div class=story><h1>Discrete Convolution</h1></div><div class=newsletter>\
-            <h2>Subscribe to the Morning Review newsletter</h2><p>Get the top headlines of the day delivered to \
-            your inbox every morning by subscribing to our newsletter.</p><form><input type=email></form></div>\
+            <h2>Subscribe to the Morning Review newsletter</h2><p>Get the top headlines of the day in your \
+            inbox every morning.</p><form><input type=email></form></div>\
             </article></body>";
         let (tree, content) = clean(signup, CleanerKind::DocView);
         assert_eq!(content.text(&tree), "Discrete Convolution");
@@ -1405,27 +1324,6 @@ mod tests {
     }
 
     #[test]
-    fn a_headline_with_a_standfirst_goes_with_the_body_that_follows_it() {
-        // The headline's header holds a one-line summary, and the body comes after it in
-        // sections smaller than the headline's weight times the override ratio.
-        let para = "<p>The regional council approved the new tram line after a long debate about costs and the route through the old town.</p>";
-        let section = format!("<div class=col><div class=inner>{}</div></div>", para.repeat(8));
-        let html = format!(
-            "<head><title>Tram line approved | City News</title></head><body><article>\
-             <header><div class=hl><h1>Tram line approved</h1><p class=summary>The council voted for the route through the old town.</p></div>\
-             <figure><figcaption>The planned stop at the station square, seen from the north side of the square.</figcaption></figure></header>\
-             <section>{}</section></article><footer><p>Copyright City News, all rights reserved by the publisher.</p></footer></body>",
-            section.repeat(3)
-        );
-        let (tree, content) = clean(&html, CleanerKind::DocView);
-        let text = content.text(&tree);
-        assert!(text.starts_with("Tram line approved\n"), "{text}");
-        assert!(text.contains("The council voted"), "{text}");
-        assert_eq!(text.matches("The regional council approved").count(), 24, "{text}");
-        assert!(!text.contains("Copyright"));
-    }
-
-    #[test]
     fn a_page_of_many_sections_keeps_them_all_but_not_its_navigation() {
         let words = |topic: &str, n: usize| format!("{topic} {}", "and our team helps you plan it well ".repeat(n));
         let html = format!(
@@ -1445,125 +1343,13 @@ mod tests {
             assert!(text.contains(needle), "{needle} missing from {text}");
         }
         assert!(!text.contains("Service number"), "{text}");
-        // With the coverage rule off, the root search keeps one section only.
+        // With the coverage rule and climbing off, the root search keeps one section only.
         let mut config = Config::default();
         config.cleaning.min_root_coverage = 0.0;
+        config.cleaning.climb_share = 0.0;
         let weights = block_weights(&tree, &config.block_weight);
         let root_only = clean_page(&tree, &weights, CleanerKind::DocView, &config).text(&tree);
         assert!(root_only.contains("Garden design") && !root_only.contains("Tree surgery"), "{root_only}");
-    }
-
-    #[test]
-    fn loose_template_text_in_body_does_not_outweigh_the_headline() {
-        let html = "<head><title>Modified Graeffe method | Cottages</title></head><body>\
-            <b>Cottages Unlimited Realty Inc. Brokerage, sales telephone and fax numbers, open every day of the week \
-            for viewings of lake properties and cottages in the region</b>\
-            <div><div><h1>Modified Graeffe method</h1></div></div></body>";
-        let (tree, content) = clean(html, CleanerKind::DocView);
-        assert_eq!(content.text(&tree), "Modified Graeffe method");
-        // Paragraph elements in <body> still count.
-        let html = format!(
-            "<head><title>Tern colonies grow | Birds</title></head><body><div><h1>Tern colonies grow</h1></div>{}\
-             <p>Observers found more birds than in any year since counts began in the sixties.</p></body>",
-            "<p>The survey counted nesting terns on every island of the archipelago this spring.</p>".repeat(5)
-        );
-        let (tree, content) = clean(&html, CleanerKind::DocView);
-        assert!(content.text(&tree).contains("Observers found more birds"), "{}", content.text(&tree));
-    }
-
-    #[test]
-    fn an_article_split_into_like_named_sections_is_kept_whole() {
-        // A magazine layout: the body in three `div.acf-content` sections around a figure, the
-        // middle one holding most of the text (the others hold less than `climb_share` of it
-        // together).
-        let section = |topic: &str, paragraphs: usize| {
-            let p =
-                format!("<p>{}</p>", format!("The {topic} part of the story goes on at some length here. ").repeat(5));
-            format!("<div class='acf-content scale1 mt2'><div class=post__content>{}</div></div>", p.repeat(paragraphs))
-        };
-        let html = format!(
-            "<head><title>Taste receptors turn up everywhere</title></head><body><nav><a href=/>Home</a> <a href=/b>Biology</a></nav>\
-             <div class=postbody><div class=post__title><h1>Taste receptors turn up everywhere</h1></div>{}\
-             <figure><img src=/cells.jpg width=800 height=500><figcaption>Tuft cells.</figcaption></figure>{}{}</div>\
-             <footer>All rights reserved. Terms of use.</footer></body>",
-            section("opening", 2),
-            section("middle", 6),
-            section("closing", 1)
-        );
-        let (tree, content) = clean(&html, CleanerKind::DocView);
-        let text = content.text(&tree);
-        for needle in ["opening part", "middle part", "closing part", "Taste receptors"] {
-            assert!(text.contains(needle), "{needle} missing from {text}");
-        }
-        assert!(!text.contains("All rights reserved") && !text.contains("Biology"), "{text}");
-    }
-
-    #[test]
-    fn a_document_in_sections_is_kept_whole_but_not_a_gallery_beside_it() {
-        // Reference documentation: HTML5 sections with ids of their own, the first holding
-        // most of the text, the second's nested deeper (no sibling of the first by score). A
-        // news template's featured gallery in a section beside the story is no part of it:
-        // its captions do not count as the document's text.
-        let words = |topic: &str, n: usize| {
-            format!("<p>{}</p>", format!("The {topic} entry explains one more thing here. ").repeat(6)).repeat(n)
-        };
-        let html = format!(
-            "<head><title>itertools</title></head><body><nav><a href=/>Docs</a> <a href=/lib>Library</a></nav>\
-             <div class=body><section id=functions><h2>Functions</h2>{}</section>\
-             <section id=recipes><h2>Recipes</h2><div class=highlight><div>{}</div></div></section></div>\
-             <footer>Copyright the authors.</footer></body>",
-            words("functions", 8),
-            words("recipes", 4)
-        );
-        let (tree, content) = clean(&html, CleanerKind::DocView);
-        let text = content.text(&tree);
-        assert!(text.contains("functions entry") && text.contains("recipes entry"), "{text}");
-        assert!(!text.contains("Copyright"), "{text}");
-
-        let caption = |n: usize| {
-            format!(
-                "<figure><img src=/p{n}.jpg width=900 height=600><figcaption>{}</figcaption></figure>",
-                format!("A shopper looks at extension cords in store number {n} before the shutdown. ").repeat(4)
-            )
-        };
-        let html = format!(
-            "<head><title>An axiomatic basis for programming</title></head><body><article>\
-             <section class=featured><div class=gallery>{}{}{}</div></section>\
-             <section class=body><h1>An axiomatic basis for programming</h1>{}</section></article></body>",
-            caption(1),
-            caption(2),
-            caption(3),
-            words("axioms", 2)
-        );
-        let (tree, content) = clean(&html, CleanerKind::DocView);
-        let text = content.text(&tree);
-        assert!(text.contains("axioms entry"), "{text}");
-        assert!(!text.contains("extension cords"), "{text}");
-    }
-
-    #[test]
-    fn a_section_of_code_counts_by_its_text_not_its_weight() {
-        // Library reference: one section of entries dense with emphasis and headings (heavy
-        // block weights), then a section of recipes that is one long code listing (weight 1).
-        // The recipes hold a third of the running text: parts of the same document.
-        let entry = |n: usize| {
-            format!(
-                "<dl><dt><em>chain{n}</em>(<em>iterables</em>)</dt><dd><h3>Entry {n}</h3><p>Make an iterator that \
-                 returns <strong>elements</strong> from the <em>first</em> iterable until it is exhausted, then \
-                 proceeds to the <em>next</em> iterable.</p></dd></dl>"
-            )
-        };
-        let code =
-            "def roundrobin(*iterables): yield from cycle(iter(it) for it in iterables) # recipe body\n".repeat(12);
-        let html = format!(
-            "<head><title>itertools</title></head><body><nav><a href=/>Docs</a></nav><div class=body>\
-             <section id=functions><h2>Functions</h2>{}</section><section id=recipes><h2>Recipes</h2>\
-             <div class=highlight><pre>{code}</pre></div></section></div><footer>Copyright the authors.</footer></body>",
-            (1..=12).map(entry).collect::<String>()
-        );
-        let (tree, content) = clean(&html, CleanerKind::DocView);
-        let text = content.text(&tree);
-        assert!(text.contains("Entry 7") && text.contains("def roundrobin"), "{text}");
     }
 
     #[test]

@@ -164,7 +164,7 @@ impl GoldSet {
             };
             let gold = gold_dir.join(format!("{stem}.txt"));
             if gold.is_file() {
-                let bytes = std::fs::read(&html).map_err(|e| error(&html, e))?;
+                let bytes = read_page(&html).map_err(|e| error(&html, e))?;
                 let gold_text =
                     String::from_utf8_lossy(&std::fs::read(&gold).map_err(|e| error(&gold, e))?).into_owned();
                 let url = urls.get(stem).cloned().unwrap_or_else(|| format!("file://{}", html.display()));
@@ -179,6 +179,17 @@ impl GoldSet {
         }
         Ok(GoldSet { name, pages })
     }
+}
+
+/// A page's bytes; a `.gz` page (the training sets store their pages gzipped) is inflated.
+fn read_page(path: &Path) -> std::io::Result<Vec<u8>> {
+    let bytes = std::fs::read(path)?;
+    if path.extension().is_some_and(|e| e == "gz") {
+        let mut inflated = Vec::new();
+        std::io::Read::read_to_end(&mut flate2::read::MultiGzDecoder::new(bytes.as_slice()), &mut inflated)?;
+        return Ok(inflated);
+    }
+    Ok(bytes)
 }
 
 /// `id → url` from a gold set's meta.tsv; empty URLs and a missing file give no entries.

@@ -5,6 +5,12 @@
 //! The configuration names the sets (paths relative to the file) and the reference figures,
 //! which are data measured outside this program (they come with the issue that asked for the
 //! table) and are printed as such, never recomputed.
+//!
+//! Two kinds of sets, reported in two tables: `[[sets]]` are test sets, scored to report and
+//! never used to choose a rule or a setting; `[[training_sets]]` (`../shared/data/clean-train`)
+//! are what settings are chosen on (`indexer eval tune-cleaner`). Beside the training F1 of
+//! each cleaner the report shows the tuned cleaner's cross-validated F1, read from the tuning
+//! report (`training_report`): the honest estimate of its F1 on pages it was not tuned on.
 
 use std::fmt::Write as _;
 use std::path::{Path, PathBuf};
@@ -29,7 +35,12 @@ pub struct GoldSetConfig {
 #[serde(deny_unknown_fields)]
 pub struct ReferenceExtractor {
     pub name: String,
+    /// F1 per test set; empty when not measured there.
+    #[serde(default)]
     pub f1: Vec<f64>,
+    /// F1 per training set (in the order of `training_sets`); empty when not measured there.
+    #[serde(default)]
+    pub training_f1: Vec<f64>,
     pub pages_per_second: String,
 }
 
@@ -38,7 +49,14 @@ pub struct ReferenceExtractor {
 #[serde(deny_unknown_fields)]
 pub struct CleaningEvalConfig {
     pub report: PathBuf,
+    /// Test sets: reported, never tuned on.
     pub sets: Vec<GoldSetConfig>,
+    /// Training sets: what `eval tune-cleaner` chooses settings on.
+    #[serde(default)]
+    pub training_sets: Vec<GoldSetConfig>,
+    /// The report.json of `indexer eval tune-cleaner`, whose cross-validated F1 the table shows.
+    #[serde(default)]
+    pub training_report: Option<PathBuf>,
     #[serde(default)]
     pub reference_note: String,
     #[serde(default)]
@@ -52,10 +70,11 @@ impl CleaningEvalConfig {
         let text = std::fs::read_to_string(path).map_err(|e| error(e.to_string()))?;
         let mut config: CleaningEvalConfig = toml::from_str(&text).map_err(|e| error(e.to_string()))?;
         let mut paths: Vec<&mut PathBuf> = vec![&mut config.report];
-        for set in &mut config.sets {
+        for set in config.sets.iter_mut().chain(config.training_sets.iter_mut()) {
             paths.push(&mut set.html);
             paths.push(&mut set.gold);
         }
+        paths.extend(config.training_report.as_mut());
         super::resolve_relative_to(path, paths);
         Ok(config)
     }
@@ -83,6 +102,20 @@ pub struct CleaningReport {
     pub parse_floor: Vec<f64>,
     /// Pages per set, same order as `sets` (the floor's pages: every page of the set).
     pub set_pages: Vec<usize>,
+    /// The training sets scored in this run (their cells are in `cells` too).
+    pub training_sets: Vec<String>,
+    /// The tuned cleaner's cross-validated F1 per training set, from the tuning report.
+    pub cross_validated: Option<CrossValidatedF1>,
+}
+
+/// F1 of a cleaner whose settings were chosen by k-fold cross-validation: each page scored
+/// with the settings chosen on the other folds (`indexer eval tune-cleaner`).
+#[derive(Debug, Clone, Serialize, Deserialize, PartialEq)]
+pub struct CrossValidatedF1 {
+    pub cleaner: String,
+    pub folds: usize,
+    /// (training set, F1), in the tuning run's order.
+    pub sets: Vec<(String, f64)>,
 }
 
 impl CleaningReport {
@@ -90,9 +123,13 @@ impl CleaningReport {
         self.cells.iter().find(|c| c.set == set && c.score.cleaner == cleaner).map(|c| &c.score)
     }
 
-    /// A cleaner's F1 averaged over the sets it was measured on.
+    /// A cleaner's F1 averaged over the test sets it was measured on.
     pub fn mean_f1(&self, cleaner: &str) -> Option<f64> {
-        let f1: Vec<f64> = self.sets.iter().filter_map(|s| self.cell(cleaner, s)).map(|c| c.f1).collect();
+        self.mean_f1_over(cleaner, &self.sets)
+    }
+
+    fn mean_f1_over(&self, cleaner: &str, sets: &[String]) -> Option<f64> {
+        let f1: Vec<f64> = sets.iter().filter_map(|s| self.cell(cleaner, s)).map(|c| c.f1).collect();
         (!f1.is_empty()).then(|| f1.iter().sum::<f64>() / f1.len() as f64)
     }
 
@@ -142,7 +179,8 @@ fn markdown(report: &CleaningReport, command: &str) -> String {
             None => String::new(),
         }
     );
-    let _ = writeln!(md, "## F1\n");
+    let _ = writeln!(md, "## F1 on the test sets\n");
+    let _ = writeln!(md, "Test sets are scored to report only: no rule or setting was chosen by its score here.\n");
     let _ = writeln!(md, "| cleaner | {} | mean |", report.sets.join(" | "));
     let _ = writeln!(md, "|---|{}---|", "---|".repeat(report.sets.len()));
     for cleaner in &report.cleaners {
@@ -154,7 +192,7 @@ fn markdown(report: &CleaningReport, command: &str) -> String {
         let mean = report.mean_f1(cleaner).map_or("–".into(), |m| format!("{m:.3}"));
         let _ = writeln!(md, "| {cleaner} | {} | {mean} |", cells.join(" | "));
     }
-    for reference in &report.references {
+    for reference in report.references.iter().filter(|r| !r.f1.is_empty()) {
         let cells: Vec<String> = reference.f1.iter().map(|f| format!("{f:.3}")).collect();
         let mean = reference.f1.iter().sum::<f64>() / reference.f1.len().max(1) as f64;
         let _ = writeln!(md, "| *{}* (reference) | {} | {mean:.3} |", reference.name, cells.join(" | "));
@@ -179,6 +217,7 @@ fn markdown(report: &CleaningReport, command: &str) -> String {
     if !report.reference_note.is_empty() {
         let _ = writeln!(md, "\n{}", report.reference_note);
     }
+    training_table(&mut md, report);
     cleaner_table(&mut md, report, "Precision / recall / pages per second", |c| {
         format!("{:.3} / {:.3} / {:.0}", c.precision, c.recall, c.pages_per_second)
     });
@@ -211,6 +250,55 @@ fn markdown(report: &CleaningReport, command: &str) -> String {
     });
     let _ = writeln!(md, "\n![F1 per cleaner and set](cleaning-f1.svg)");
     md
+}
+
+/// The F1 table of the training sets: each cleaner as run (in-sample for a cleaner whose
+/// settings were chosen on these sets), the cross-validated row, and the references.
+fn training_table(md: &mut String, report: &CleaningReport) {
+    if report.training_sets.is_empty() {
+        return;
+    }
+    let sets = &report.training_sets;
+    let _ = writeln!(md, "\n## F1 on the training sets\n");
+    let _ = writeln!(
+        md,
+        "The sets settings are chosen on (`indexer eval tune-cleaner`). A cleaner's row here is in-sample for \
+         the settings chosen on these pages; the cross-validated row scores each page with the settings \
+         chosen on the other folds, the estimate to compare with the test sets.\n"
+    );
+    let _ = writeln!(md, "| cleaner | {} | mean |", sets.join(" | "));
+    let _ = writeln!(md, "|---|{}---|", "---|".repeat(sets.len()));
+    if let Some(cv) = &report.cross_validated {
+        let f1: Vec<Option<f64>> =
+            sets.iter().map(|s| cv.sets.iter().find(|(name, _)| name == s).map(|&(_, f)| f)).collect();
+        let cells: Vec<String> = f1.iter().map(|f| f.map_or("–".into(), |f| format!("**{f:.3}**"))).collect();
+        let known: Vec<f64> = f1.iter().flatten().copied().collect();
+        let mean = if known.len() == sets.len() {
+            format!("**{:.3}**", known.iter().sum::<f64>() / known.len() as f64)
+        } else {
+            "–".into()
+        };
+        let _ =
+            writeln!(md, "| **{}, {}-fold cross-validated** | {} | {mean} |", cv.cleaner, cv.folds, cells.join(" | "));
+    }
+    for cleaner in &report.cleaners {
+        let cells: Vec<String> =
+            sets.iter().map(|s| report.cell(cleaner, s).map_or("–".into(), |c| format!("{:.3}", c.f1))).collect();
+        let mean = report.mean_f1_over(cleaner, sets).map_or("–".into(), |m| format!("{m:.3}"));
+        // The tuned cleaner's rows: its name, or its name with a placement ("docview, headline
+        // inline"); not another cleaner sharing the prefix (docview-paper).
+        let tuned = report.cross_validated.as_ref().is_some_and(|cv| {
+            cleaner == &cv.cleaner
+                || cleaner.strip_prefix(cv.cleaner.as_str()).is_some_and(|rest| rest.starts_with(", "))
+        });
+        let label = if tuned { format!("{cleaner} (in-sample)") } else { cleaner.clone() };
+        let _ = writeln!(md, "| {label} | {} | {mean} |", cells.join(" | "));
+    }
+    for reference in report.references.iter().filter(|r| !r.training_f1.is_empty()) {
+        let cells: Vec<String> = reference.training_f1.iter().map(|f| format!("{f:.3}")).collect();
+        let mean = reference.training_f1.iter().sum::<f64>() / reference.training_f1.len() as f64;
+        let _ = writeln!(md, "| *{}* (reference) | {} | {mean:.3} |", reference.name, cells.join(" | "));
+    }
 }
 
 /// A section with a table of one row per cleaner and one column per set, each cell `cell`
@@ -286,6 +374,9 @@ fn f1_chart(report: &CleaningReport, path: &Path) -> Result<(), String> {
     }
     for (r, reference) in report.references.iter().enumerate() {
         let style = [BLACK, RGBColor(110, 110, 110), RGBColor(180, 180, 180)][r % 3];
+        if reference.f1.is_empty() {
+            continue;
+        }
         let ticks: Vec<PathElement<(f64, f64)>> = reference
             .f1
             .iter()
@@ -334,11 +425,16 @@ mod tests {
             references: vec![ReferenceExtractor {
                 name: "r".into(),
                 f1: vec![0.5, 0.25],
+                training_f1: vec![0.75],
                 pages_per_second: "~1".into(),
             }],
             parse_floor: vec![500.0, 250.4],
             set_pages: vec![1, 1],
+            training_sets: vec!["t".into()],
+            cross_validated: Some(CrossValidatedF1 { cleaner: "x".into(), folds: 5, sets: vec![("t".into(), 0.5)] }),
         };
+        let mut with_training = report.clone();
+        with_training.cells.push(CleaningCell { set: "t".into(), score: score("x", 9) });
         assert!((report.mean_f1("x").unwrap() - 0.7).abs() < 1e-12);
         assert_eq!(report.mean_f1("y"), Some(1.0));
         let md = markdown(&report, "test");
@@ -350,6 +446,14 @@ mod tests {
         assert_eq!(report.overall_pages_per_second("x"), Some((2, 1.0)));
         assert!(md.contains("| x | 2 | 1 |") && md.contains("| y | 1 | 1 |"), "{md}");
         assert!(md.contains("| *decode + html5ever parse only* (floor) | 2 | 334 |"), "{md}");
+        // The training table: the cross-validated row, the tuned cleaner's in-sample row, the
+        // reference's training F1; training cells stay out of the test means.
+        let md = markdown(&with_training, "test");
+        assert!(md.contains("| **x, 5-fold cross-validated** | **0.500** | **0.500** |"), "{md}");
+        assert!(md.contains("| x (in-sample) | 0.900 | 0.900 |"), "{md}");
+        assert!(md.contains("| y | – | – |"), "{md}");
+        assert!(md.contains("| *r* (reference) | 0.750 | 0.750 |"), "{md}");
+        assert!((with_training.mean_f1("x").unwrap() - 0.7).abs() < 1e-12);
         let dir = tempfile::tempdir().unwrap();
         write_cleaning_report(&report, dir.path(), "test").unwrap();
         let svg = std::fs::read_to_string(dir.path().join("cleaning-f1.svg")).unwrap();

@@ -12,6 +12,7 @@ pub mod score;
 pub mod stats;
 pub mod train_mountain;
 pub mod tune;
+pub mod tune_cleaner;
 
 /// Makes the relative `paths` of an evaluation config relative to the config file itself,
 /// so a config works from any working directory.

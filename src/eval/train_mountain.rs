@@ -1,12 +1,14 @@
 //! `indexer eval train-mountain`: trains the Mountain Model's ridge classifier
-//! ([`crate::clean::mountain_model`]) on the training half of our gold sets.
+//! ([`crate::clean::mountain_model`]) on the training half of the cleaning training sets
+//! (`../shared/data/clean-train`), never on the test sets of `indexer eval clean`.
 //!
 //! The protocol, recorded in the model file it writes:
-//! - Sets: the folders `<data>/<set>/{html,gold}` named on the command line (default: the five
-//!   sets of `indexer eval clean`).
+//! - Sets: the folders `<data>/<set>/{html,gold}` named on the command line (default: the three
+//!   training sets of `../shared/data/clean-train`).
 //! - Split: in each set, the pages sorted by file stem; those at even positions (0, 2, 4 …)
 //!   train, the odd ones are held out. The model lists its training pages as `<set>/<stem>`
-//!   and `indexer eval clean` leaves them out.
+//!   and `indexer eval clean` leaves them out, so that its training-set figures are on pages
+//!   the model has not seen.
 //! - Examples: every ridge of every training page, with the four ridge features of
 //!   Definition 4. Label: primary when at least `mountain.label_min_gold_share` of the ridge's
 //!   tokens are in the page's gold text (token bags and intersection of `indexer eval clean`).
@@ -25,8 +27,8 @@ use crate::config::{Config, MountainConfig};
 use crate::input::RawPage;
 use crate::text::StopWords;
 
-/// The gold sets trained on by default (folders of the shared data).
-pub const DEFAULT_SETS: &[&str] = &["scrapinghub-aeb", "dragnet-test", "cleaneval-final", "wcxb-dev-subset", "zh-wced"];
+/// The sets trained on by default (folders of `../shared/data/clean-train`).
+pub const DEFAULT_SETS: &[&str] = &["dragnet-train", "wcxb-train", "page-signal"];
 
 /// What training saw in one set.
 #[derive(Debug, Clone, PartialEq)]

@@ -142,7 +142,6 @@ enum Frame {
     EndWeighty,
     Break,
     EndTitle,
-    EndReveal,
 }
 
 struct Builder<'a> {
@@ -160,8 +159,6 @@ struct Builder<'a> {
     /// Anchor terms by (container, link index, terms), to count teaser terms once each
     /// link's length is known.
     anchor_runs: Vec<(NodeId, usize, usize)>,
-    /// Inside a `<main>` whose text is all hidden: hidden markup is read (see `enter`).
-    reveal: bool,
 }
 
 impl<'a> Builder<'a> {
@@ -200,7 +197,6 @@ impl<'a> Builder<'a> {
             in_title: false,
             link_terms: Vec::new(),
             anchor_runs: Vec::new(),
-            reveal: false,
         }
     }
 
@@ -225,7 +221,6 @@ impl<'a> Builder<'a> {
                 }
                 Frame::Break => self.push_break(),
                 Frame::EndTitle => self.in_title = false,
-                Frame::EndReveal => self.reveal = false,
             }
         }
     }
@@ -275,16 +270,8 @@ impl<'a> Builder<'a> {
                     }
                     _ => {}
                 }
-                if INVISIBLE.contains(&tag) || (!self.reveal && is_hidden(&attr("hidden"), &attr("style"))) {
+                if INVISIBLE.contains(&tag) || is_hidden(&attr("hidden"), &attr("style")) {
                     return;
-                }
-                // The page's main content (HTML5 `<main>`) with all its text hidden is hidden
-                // by a script until it runs (a reveal-on-load or gating wrapper): a reader
-                // sees it, so it is read. Hidden markup elsewhere (menus, dialogs, collapsed
-                // answers) stays unread.
-                if !self.reveal && (tag == "main" || attr("role").as_deref() == Some("main")) && !shows_text(handle) {
-                    self.reveal = true;
-                    stack.push(Frame::EndReveal);
                 }
                 match tag {
                     "img" => {
@@ -478,17 +465,7 @@ impl<'a> Builder<'a> {
             let tagged = matches!(tree.nodes[id].tag.as_str(), "nav" | "aside" | "menu");
             in_navigation[id] = tagged || tree.nodes[id].parent.is_some_and(|p| in_navigation[p]);
         }
-        let mut in_comments = vec![false; n];
-        for id in 1..n {
-            let node = &tree.nodes[id];
-            let named = has_comment_hint(&node.hint) && !matches!(node.tag.as_str(), "body" | "article" | "main");
-            in_comments[id] = named || node.parent.is_some_and(|p| in_comments[p]);
-        }
-        // Readers' comments quote the headline too (a comment header repeating it word for
-        // word can match the title better than the headline with its comment count): a
-        // heading there is the title heading only when none elsewhere matches (some
-        // templates put the article itself in a comment list).
-        tree.title_heading = find_title_heading(tree, |id| !in_navigation[id], |id| !in_comments[id]);
+        tree.title_heading = find_title_heading(tree, |id| !in_navigation[id]);
         let mut protected = vec![false; n];
         for id in
             tree.title_heading.map(|h| h.node).into_iter().flat_map(|h| std::iter::once(h).chain(tree.ancestors(h)))
@@ -511,15 +488,13 @@ impl<'a> Builder<'a> {
         // evidence; class words are weak: a hint never marks a block holding most of the
         // page's running text, its terms outside links (`<div class="page has-sidebar">`; with
         // link text counted, a footer of link lists outweighs the column), unless it names
-        // comments (readers' comments often outweigh the post), nor an article or main element
-        // (themes tag posts "widget", "comments-open"), nor the headline and its ancestors.
+        // comments (readers' comments often outweigh the post), nor the headline and its
+        // ancestors.
         let page_text = tree.nodes[TagTree::ROOT].subtree.text_terms().max(1);
         for id in 1..n {
             let node = &tree.nodes[id];
             let parent_margin = node.parent.is_some_and(|p| tree.nodes[p].margin);
-            let semantic_content = matches!(node.tag.as_str(), "article" | "main");
-            let by_hint = !semantic_content
-                && !protected[id]
+            let by_hint = !protected[id]
                 && has_margin_hint(&node.hint)
                 && (node.subtree.text_terms() * 2 < page_text || has_comment_hint(&node.hint));
             tree.nodes[id].margin = parent_margin || by_tag[id] || by_hint;
@@ -536,13 +511,8 @@ const TITLE_SEPARATORS: &[&str] = &[" | ", " - ", " – ", " — ", " :: ", " »
 /// the site's name is often a heading too, so headings are matched against the title without
 /// its last segment first, and against the whole title only if none matches that. Among
 /// headings matching alike, the one matching more of the title wins ("Site: Headline"
-/// titles), then the higher level. Headings in nodes `preferred` allows are tried first; the
-/// others only when none of those matches.
-fn find_title_heading(
-    tree: &TagTree,
-    eligible: impl Fn(NodeId) -> bool,
-    preferred: impl Fn(NodeId) -> bool,
-) -> Option<TitleHeading> {
+/// titles), then the higher level.
+fn find_title_heading(tree: &TagTree, eligible: impl Fn(NodeId) -> bool) -> Option<TitleHeading> {
     let full: HashSet<String> = crate::text::terms(&tree.title).into_iter().collect();
     if full.is_empty() {
         return None;
@@ -551,8 +521,8 @@ fn find_title_heading(
     let headline: Option<HashSet<String>> = cut
         .map(|i| crate::text::terms(&tree.title[..i]).into_iter().collect())
         .filter(|t: &HashSet<String>| !t.is_empty());
-    // (container, index among its weighty tags), terms, level, preferred.
-    type Heading = ((NodeId, usize), Vec<String>, u8, bool);
+    // (container, index among its weighty tags), terms, level.
+    type Heading = ((NodeId, usize), Vec<String>, u8);
     let headings: Vec<Heading> = tree
         .nodes
         .iter()
@@ -566,11 +536,10 @@ fn find_title_heading(
                 .map(move |(tag, w)| ((id, tag), crate::text::terms(&w.text), w.tag.as_bytes()[1]))
         })
         .filter(|(_, terms, _)| terms.len() >= 2)
-        .map(|(at, terms, level)| (at, terms, level, preferred(at.0)))
         .collect();
-    let best_against = |title: &HashSet<String>, preferred_only: bool| {
+    let best_against = |title: &HashSet<String>| {
         let mut best: Option<((NodeId, usize), f64, usize, u8)> = None;
-        for (at, terms, level, _) in headings.iter().filter(|h| h.3 || !preferred_only) {
+        for (at, terms, level) in &headings {
             let matched = terms.iter().filter(|t| title.contains(*t)).count();
             let overlap = matched as f64 / terms.len() as f64;
             let better = best.is_none_or(|(_, o, m, l)| {
@@ -582,10 +551,11 @@ fn find_title_heading(
         }
         best.map(|(at, _, _, _)| at)
     };
-    let pick = |preferred_only: bool| {
-        headline.as_ref().and_then(|h| best_against(h, preferred_only)).or_else(|| best_against(&full, preferred_only))
-    };
-    pick(true).or_else(|| pick(false)).map(|(node, tag)| TitleHeading { node, tag })
+    headline
+        .as_ref()
+        .and_then(&best_against)
+        .or_else(|| best_against(&full))
+        .map(|(node, tag)| TitleHeading { node, tag })
 }
 
 /// The value of the attribute `key` among `attrs`. The pre-pass drops every attribute it
@@ -593,26 +563,6 @@ fn find_title_heading(
 fn attribute(attrs: &[html5ever::Attribute], key: &str) -> Option<String> {
     debug_assert!(super::prepass::KEPT_ATTRIBUTES.contains(&key), "the pre-pass drops attribute {key}");
     attrs.iter().find(|a| &*a.name.local == key).map(|a| a.value.to_string())
-}
-
-/// Whether any text under `handle` is shown: a non-blank text node outside scripts, styles
-/// and hidden markup.
-fn shows_text(handle: &Handle) -> bool {
-    let mut stack = vec![handle.clone()];
-    while let Some(node) = stack.pop() {
-        match &node.data {
-            NodeData::Text { contents } if !contents.borrow().trim().is_empty() => return true,
-            NodeData::Element { name, attrs, .. } => {
-                let attrs = attrs.borrow();
-                let attr = |key: &str| attribute(&attrs, key);
-                if !INVISIBLE.contains(&&*name.local) && !is_hidden(&attr("hidden"), &attr("style")) {
-                    stack.extend(node.children.borrow().iter().cloned());
-                }
-            }
-            _ => {}
-        }
-    }
-    false
 }
 
 fn push_children(handle: &Handle, stack: &mut Vec<Frame>) {
@@ -737,24 +687,6 @@ mod tests {
     }
 
     #[test]
-    fn a_main_whose_text_is_all_hidden_is_read() {
-        // A gating app hides the whole content until its script runs.
-        let gated = tree(
-            "<body><nav><a href=/>Shop</a></nav><main><div class=notice style='display:none'>Log in first</div>\
-             <div class=content style='display:none;'><p>The product description.</p></div></main>\
-             <div hidden>a dialog</div></body>",
-        );
-        let text = gated.visible_text();
-        assert!(text.contains("The product description.") && text.contains("Log in first"), "{text}");
-        assert!(!text.contains("a dialog"), "{text}");
-        // A main that shows text keeps its hidden parts hidden (collapsed menus, dialogs).
-        let shown =
-            tree("<body><main role=main><p>Shown text.</p><div style='display: none'>collapsed</div></main></body>");
-        let text = shown.visible_text();
-        assert!(text.contains("Shown text.") && !text.contains("collapsed"), "{text}");
-    }
-
-    #[test]
     fn the_article_body_mark_is_read_from_microdata() {
         let t = tree(
             "<body><div class=a itemprop='articleBody'><p>Text</p></div><div class=b itemprop='name ArticleBody'>\
@@ -845,26 +777,6 @@ mod tests {
     }
 
     #[test]
-    fn a_heading_in_the_comments_is_the_title_heading_only_when_no_other_matches() {
-        // The comment section repeats the headline word for word; the story's own headline
-        // carries its comment count.
-        let t = tree(
-            "<title>Judge calls patent battles ridiculous - Slashdot</title><body><article class=story>\
-             <header class=story-head><h2>Judge calls patent battles ridiculous 69</h2></header><div class=body><p>The \
-             judge asked why the dispute should not be settled.</p></div></article><section class=comments>\
-             <div class=head><h2>Judge calls patent battles ridiculous</h2></div><p>First!</p></section></body>",
-        );
-        assert_eq!(t.title_heading.map(|h| h.node), Some(find(&t, "story-head")));
-        // A template that puts the article in a comment list: its headline is still found.
-        let t = tree(
-            "<title>Library features and mechanized processing | Blog</title><body><div class=comments-template>\
-             <div class=commentlist><h1>Library features and mechanized processing</h1><p>The center combines \
-             both.</p></div></div></body>",
-        );
-        assert_eq!(t.title_heading.map(|h| h.node), Some(find(&t, "commentlist")));
-    }
-
-    #[test]
     fn a_headline_in_a_header_outside_any_article_is_the_title_heading() {
         // No <article>: the story's own <header> holds its headline, inside a content block
         // whose class names the sidebar layout; the site's <header> holds the navigation.
@@ -894,20 +806,6 @@ mod tests {
     }
 
     #[test]
-    fn a_post_tagged_with_a_layout_word_is_no_margin() {
-        // WordPress names the post's tags in its classes: "cookie" is the author's word here.
-        let t = tree(
-            "<body><div class=sidebar><a href=/>Home</a></div><div class='post-7 post hentry \
-             tag-cookie-recipes category-food'><p>A short post about dog treats.</p></div>\
-             <div class=cookie-banner>We use cookies.</div><p>Long enough text outside so that no block \
-             holds most of the page, as on a real page with its template around the post.</p></body>",
-        );
-        assert!(!t.nodes[find(&t, "post-7 post hentry tag-cookie-recipes category-food")].margin);
-        assert!(t.nodes[find(&t, "cookie-banner")].margin);
-        assert!(t.nodes[find(&t, "sidebar")].margin);
-    }
-
-    #[test]
     fn deep_nesting_is_capped_not_recursed() {
         let depth = 20_000;
         let html = format!("{}deep text{}", "<div>".repeat(depth), "</div>".repeat(depth));
@@ -934,14 +832,14 @@ mod tests {
     }
 
     #[test]
-    fn icons_and_linked_thumbnails_are_not_content_images() {
+    fn linked_thumbnails_are_not_content_images() {
         let t = tree(
-            "<body><img src=a.jpg><img src=i.png width=16 height=16><a href=/post><img src=t.jpg></a><a href=big.jpg><img src=s.jpg></a>\
-             <img src=swatch.jpg width=65 height=65><img src=photo.jpg width=160 height=120></body>",
+            "<body><img src=a.jpg><a href=/post><img src=t.jpg></a><a href=big.jpg><img src=s.jpg></a>\
+             <a href='/photos/big.PNG?size=2'><img src=p.jpg></a></body>",
         );
         let content: Vec<bool> = t.images.iter().map(|i| i.is_content(&t.links)).collect();
-        // A colour swatch of 65 pixels is an icon too; a small photo of 160 by 120 is not.
-        assert_eq!(content, [true, false, false, true, false, true]);
+        // A thumbnail linking to a post is not; one linking to its full-size picture is.
+        assert_eq!(content, [true, false, true, true]);
     }
 
     #[test]

@@ -142,19 +142,15 @@ pub struct Image {
 }
 
 impl Image {
-    /// Whether the image is content rather than an icon, spacer or linked thumbnail: not
-    /// declared 100 pixels or less on a side (icons, avatars, a shop's colour swatches, which
-    /// made product pages image pages), and not inside a link unless the link leads to an
-    /// image file (galleries link pictures to their full-size versions).
+    /// Whether the image is content rather than a linked thumbnail: not inside a link unless
+    /// the link leads to an image file (galleries link pictures to their full-size versions).
     pub fn is_content(&self, links: &[Link]) -> bool {
-        const ICON: u32 = 100;
-        let tiny = self.width.is_some_and(|w| w <= ICON) || self.height.is_some_and(|h| h <= ICON);
         let linked_elsewhere = self.link.is_some_and(|l| {
             let href = links[l].href.to_ascii_lowercase();
             let path = href.split(['?', '#']).next().unwrap_or("");
             ![".jpg", ".jpeg", ".png", ".gif", ".webp", ".avif"].iter().any(|ext| path.ends_with(ext))
         });
-        !tiny && !linked_elsewhere
+        !linked_elsewhere
     }
 }
 
@@ -240,12 +236,8 @@ pub struct Node {
 }
 
 /// The words of a layout hint's classes (`wp-caption-text` gives `wp`, `caption`, `text`).
-/// Taxonomy classes (`tag-cookie-recipes`, `category-news`: WordPress names a post's tags and
-/// categories in its classes) carry the author's words, not the layout's, and are left out.
 pub(crate) fn hint_words(hint: &str) -> impl Iterator<Item = &str> {
-    hint.split_whitespace()
-        .filter(|class| !class.starts_with("tag-") && !class.starts_with("category-"))
-        .flat_map(|class| class.split(|c: char| !c.is_ascii_alphanumeric()))
+    hint.split(|c: char| !c.is_ascii_alphanumeric()).filter(|word| !word.is_empty())
 }
 
 /// The markup tag tree of one page.

@@ -17,7 +17,8 @@
 //! - The output is made of tag-tree nodes: a node is kept when cells of primary ridges hold at
 //!   least half the characters of its cells.
 //! - The classifier is a logistic regression, not an RBF SVM, trained by our own code on a
-//!   stated half of our gold sets ([`model`]): for each set of `indexer eval train-mountain`,
+//!   stated half of the cleaning training sets (`../shared/data/clean-train`, never a test
+//!   set; [`model`]): for each set of `indexer eval train-mountain`,
 //!   the pages at even positions (0, 2, 4 …) of the set's stems in sorted order; a ridge is
 //!   labelled primary when at least `label_min_gold_share` of its tokens are in the page's
 //!   gold text (token bags of `indexer eval clean`). The other half is held out.
