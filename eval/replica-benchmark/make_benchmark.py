@@ -24,6 +24,8 @@ Negatives (label "0.5"): two different articles
               of one site do when cleaning leaves some of the template in
   quote       the second quotes one paragraph of the first
   same-site   each inside a page of one site, as for the copies above
+  teaser      two short items (one or two paragraphs) in one site's template, redrawn until
+              their word-8-gram overlap is at least 0.4, as the copycat pairs were sampled
 
 Standard library only; deterministic for a seed. Usage:
   python3 eval/replica-benchmark/make_benchmark.py [--data ../shared/data/clean-train] [--pairs 600]
@@ -149,6 +151,15 @@ def template_chunk(rng, lines, target_words):
     return chunk
 
 
+def overlap(pa, pb, n=8):
+    """Shared word 8-grams over the smaller page's, as the copycat pairs were sampled (S3)."""
+    def grams(paras):
+        tokens = " ".join(paras).lower().split()
+        return {tuple(tokens[i:i + n]) for i in range(max(1, len(tokens) - n + 1))}
+    a, b = grams(pa), grams(pb)
+    return len(a & b) / max(1, min(len(a), len(b)))
+
+
 def edit(rng, article, other, template):
     paras = list(article["paras"])
     kinds = rng.sample(["credit", "headline", "trim", "reorder", "boilerplate", "rewrite"], rng.choice([1, 2, 2, 3]))
@@ -246,7 +257,7 @@ def main():
         b = articles[rng.randrange(len(articles))]
         while b["id"] == a["id"]:
             b = articles[rng.randrange(len(articles))]
-        kind = ["random", "template", "quote", "same-site"][k % 4]
+        kind = ["random", "template", "quote", "same-site", "teaser"][k % 5]
         pa, pb = list(a["paras"]), list(b["paras"])
         if kind == "template":
             chunk = template_chunk(rng, template_of(a), int(min(words(pa), words(pb)) * rng.uniform(0.2, 1.5)))
@@ -257,6 +268,15 @@ def main():
         elif kind == "same-site":
             template = template_chunk(rng, template_of(a), int(min(words(pa), words(pb)) * rng.uniform(0.3, 8.0)))
             pa, pb = site_page(pa, template), site_page(pb, template)
+        elif kind == "teaser":
+            # Two short items of one site (a product, a listing entry, a stub), mostly template:
+            # like the copycat non-replicas, pages sharing a canonical link whose word-8-gram
+            # overlap is at least 0.4; drawn until the pair has that overlap.
+            for _ in range(20):
+                template = template_chunk(rng, template_of(a), 10_000)
+                pa, pb = site_page(a["paras"][:rng.choice([1, 2])], template), site_page(b["paras"][:rng.choice([1, 2])], template)
+                if overlap(pa, pb) >= 0.4:
+                    break
         out.append({"pair_id": f"neg-{k}", "label_raw": "0.5", "edits": [kind],
                     "src_doc": "\n".join(pa), "target_doc": "\n".join(pb)})
     os.makedirs(os.path.dirname(os.path.abspath(args.out)), exist_ok=True)

@@ -69,8 +69,13 @@ type BandBucket = SmallVecContainer<u32, 4>;
 /// Where near signatures are looked up.
 enum NearIndex {
     Keyword(HashMap<Fingerprint, u32>),
-    MinHash(Box<MinHashIndex<u32, u32, BandBucket>>),
-    SimHash { index: Box<SimHashIndex<u64, u32>> },
+    /// The index and the signature length it takes: gaoya's bands × band width, which for
+    /// some thresholds is a little under the hashes signed (126 of 128 at 0.55); its index
+    /// asserts the length, so signatures are cut to it.
+    MinHash(Box<MinHashIndex<u32, u32, BandBucket>>, usize),
+    SimHash {
+        index: Box<SimHashIndex<u64, u32>>,
+    },
     Off,
 }
 
@@ -88,7 +93,10 @@ impl ReplicaDetector {
             DetectorKind::DocView => NearIndex::Keyword(HashMap::new()),
             DetectorKind::MinHash => {
                 let (bands, width) = calculate_minhash_params(config.minhash_threshold, config.minhash_hashes);
-                NearIndex::MinHash(Box::new(MinHashIndex::new_index(bands, width, config.minhash_threshold)))
+                NearIndex::MinHash(
+                    Box::new(MinHashIndex::new_index(bands, width, config.minhash_threshold)),
+                    bands * width,
+                )
             }
             DetectorKind::SimHash => {
                 // k + 2 blocks: pages within k bits share at least 2 whole blocks.
@@ -109,8 +117,8 @@ impl ReplicaDetector {
             (NearIndex::Keyword(map), NearSignature::Keyword(f)) => map.get(f).copied(),
             // The most similar kept page, ties to the earliest: gaoya's own `query_one`
             // breaks ties by hash-set order, which varies between runs.
-            (NearIndex::MinHash(index), NearSignature::MinHash(signature)) => index
-                .query_owned_return_similarity(signature)
+            (NearIndex::MinHash(index, len), NearSignature::MinHash(signature)) => index
+                .query_owned_return_similarity(&signature[..(*len).min(signature.len())])
                 .into_iter()
                 .max_by(|a, b| a.1.total_cmp(&b.1).then(b.0.cmp(&a.0)))
                 .map(|(id, _)| id),
@@ -140,7 +148,9 @@ impl ReplicaDetector {
             (NearIndex::Keyword(map), NearSignature::Keyword(f)) => {
                 map.insert(*f, ordinal);
             }
-            (NearIndex::MinHash(index), NearSignature::MinHash(signature)) => index.insert(ordinal, signature.clone()),
+            (NearIndex::MinHash(index, len), NearSignature::MinHash(signature)) => {
+                index.insert(ordinal, signature[..(*len).min(signature.len())].to_vec())
+            }
             (NearIndex::SimHash { index }, NearSignature::SimHash(signature)) => index.insert(ordinal, *signature),
             _ => {}
         }
@@ -186,6 +196,24 @@ mod tests {
 
     fn words(n: usize, prefix: &str) -> Vec<String> {
         (0..n).map(|i| format!("{prefix}{i}")).collect()
+    }
+
+    #[test]
+    fn every_minhash_threshold_makes_a_working_index() {
+        for step in 1..20 {
+            let config = ReplicaConfig { minhash_threshold: step as f64 * 0.05, ..ReplicaConfig::default() };
+            let signer = Signer::new(DetectorKind::MinHash, &config);
+            let mut d = ReplicaDetector::new(DetectorKind::MinHash, &config);
+            let base = words(200, "w");
+            let sign = |terms: &[String]| PageFingerprints { exact: None, near: signer.sign(terms, &HashMap::new()) };
+            assert_eq!(d.check("base", &sign(&base)), Verdict::Unique);
+            assert_eq!(
+                d.check("copy", &sign(&base)),
+                Verdict::Replica { kept_url: "base".into(), kind: ReplicaKind::Near },
+                "threshold {}",
+                config.minhash_threshold
+            );
+        }
     }
 
     #[test]

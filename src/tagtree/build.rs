@@ -628,8 +628,8 @@ mod tests {
     fn teaser_links_are_counted_apart_from_navigation_links() {
         // A card whose whole summary is one link (26 terms, over two containers), next to a
         // navigation link and a linked headline (under `teaser_anchor_terms`).
-        let summary = "Acquire the knowledge and skills you need to lead in a world where data and \
-            machines shape every decision your company makes this year";
+        let summary = "Learn the methods and habits you need to work in a team where numbers and \
+            models shape every choice your group makes each year";
         let t = tree(&format!(
             "<body><div class=nav><a href=/>Home</a></div><div class=card><a href=/c>\
             <h3>Data science</h3><p class=summary>{summary}</p></a>\
@@ -749,8 +749,8 @@ mod tests {
         // Readers' comments outweigh a short post; a class word marks them all the same.
         let comment = "<dd><p>I disagree with most of this post, and here is the long reason why I think so.</p></dd>";
         let t = tree(&format!(
-            "<title>Wrong and unnecessary | Blog</title><body><div class=post><h1>Wrong and unnecessary</h1>\
-             <p>Fitting a straight line is almost always wrong, and usually unnecessary too.</p></div>\
+            "<title>Notes on winter pruning | Blog</title><body><div class=post><h1>Notes on winter pruning</h1>\
+             <p>Pruning fruit trees in a deep frost is rarely wise, and often not needed at all.</p></div>\
              <dl class=comment_list>{}</dl></body>",
             comment.repeat(10)
         ));
@@ -798,9 +798,9 @@ mod tests {
         // "Site: Headline" has no separator the title is cut at; both headings match all
         // their terms. The one matching more of the title is the headline, h1 or not.
         let t = tree(
-            "<title>Experimental Philosophy: Faculty position at Waterloo</title><body>\
-             <div class=banner><h1><a href=/>Experimental Philosophy</a></h1></div>\
-             <div class=entry><h3>Faculty position at Waterloo</h3><p>A position for philosophers.</p></div></body>",
+            "<title>Night Sky Notes: Comet visible after sunset</title><body>\
+             <div class=banner><h1><a href=/>Night Sky Notes</a></h1></div>\
+             <div class=entry><h3>Comet visible after sunset</h3><p>Look low in the west.</p></div></body>",
         );
         assert_eq!(t.title_heading.map(|h| h.node), Some(find(&t, "entry")));
     }
