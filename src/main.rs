@@ -176,7 +176,9 @@ enum Command {
         process (its own peak RSS), pinned to as many CPUs with taskset;\n\
         - the floor reference on the same pages and thread counts: html5ever parsing, visible \
         text, Tantivy indexing of that text in one field with our analyzer — the least any \
-        such indexer must do; and the ratios build / floor and 2 threads / 1 thread;\n\
+        such indexer must do — twice: parsed into an RcDom, and with html5ever's tokenizer \
+        alone (no tree), the lower floor; and the ratios build / each floor and 2 threads / 1 \
+        thread;\n\
         - with --scale N, builds of the input written N times under other URLs (exact copies, \
         and distinct copies with suffixed words) for memory against corpus size.\n\n\
         Writes report.md, report.json and throughput.svg to --report DIR.\n\n\
@@ -214,6 +216,9 @@ struct BenchArgs {
     /// Internal: run only the floor reference in this process and print it as JSON.
     #[arg(long, hide = true)]
     floor_run: bool,
+    /// Internal: the floor run's parse, `rcdom` or `tokenizer`.
+    #[arg(long, hide = true, value_name = "KIND", default_value = "rcdom")]
+    floor_kind: String,
     /// Internal: the folder of the floor run's index.
     #[arg(long, hide = true, value_name = "DIR")]
     work_dir: Option<PathBuf>,
@@ -1923,17 +1928,20 @@ fn export_command(args: ExportArgs) -> Result<ExitCode> {
 }
 
 fn bench_command(args: BenchArgs) -> Result<ExitCode> {
-    use indexer::bench::{BenchOptions, run_bench, run_floor};
+    use indexer::bench::{BenchOptions, FloorKind, run_bench, run_floor};
 
     let config = load_config(args.config.as_deref())?;
     if args.floor_run {
+        let Some(kind) = FloorKind::parse(&args.floor_kind) else {
+            bail!("--floor-kind {}: unknown; use rcdom or tokenizer", args.floor_kind);
+        };
         let threads = args.threads.first().copied().unwrap_or(1).max(1);
         rayon::ThreadPoolBuilder::new()
             .num_threads(threads)
             .build_global()
             .context("cannot set the number of threads")?;
         let work_dir = args.work_dir.unwrap_or_else(std::env::temp_dir);
-        let run = run_floor(&args.inputs, &config, &work_dir)?;
+        let run = run_floor(&args.inputs, &config, &work_dir, kind)?;
         outln!("{}", serde_json::to_string(&run)?);
         return Ok(ExitCode::SUCCESS);
     }
@@ -1960,13 +1968,16 @@ fn bench_command(args: BenchArgs) -> Result<ExitCode> {
     }
     for run in &report.runs {
         outln!(
-            "{} thread(s): build {:.0} pages/s ({:.2} MB/s, peak {:.0} MiB), floor {:.0} pages/s, build / floor {:.2}",
+            "{} thread(s): build {:.0} pages/s ({:.2} MB/s, peak {:.0} MiB), RcDom floor {:.0} pages/s, build / floor \
+             {:.2}; tokenizer floor {:.0} pages/s, build / floor {:.2}",
             run.threads,
             run.build_throughput.pages_per_second,
             run.build_throughput.mb_per_second,
             run.build.peak_rss_bytes.unwrap_or(0) as f64 / 1048576.0,
             run.floor_throughput.pages_per_second,
-            run.build_over_floor
+            run.build_over_floor,
+            run.tokenizer_floor_throughput.pages_per_second,
+            run.build_over_tokenizer_floor
         );
     }
     if let Some(scaling) = report.build_scaling {

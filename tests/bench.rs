@@ -28,6 +28,8 @@ fn bench_writes_a_complete_report() {
     assert_eq!(run["build"]["pages_read"].as_u64(), Some(pages));
     assert_eq!(run["floor"]["pages_read"].as_u64(), Some(pages));
     assert!(run["build_over_floor"].as_f64().unwrap() > 0.0);
+    assert_eq!(run["tokenizer_floor"]["pages_read"].as_u64(), Some(pages));
+    assert!(run["build_over_tokenizer_floor"].as_f64().unwrap() > 0.0);
     let scale = json["scale"].as_array().unwrap();
     assert_eq!(scale.len(), 3);
     assert_eq!(scale[1]["input"]["pages"].as_u64(), Some(2 * pages));
@@ -36,6 +38,7 @@ fn bench_writes_a_complete_report() {
     }
     let markdown = std::fs::read_to_string(report.path().join("report.md")).unwrap();
     assert!(markdown.contains("## Whole build against the floor reference"));
+    assert!(markdown.contains("build / tokenizer floor"));
     assert!(markdown.contains("## Memory against corpus size"));
 }
 

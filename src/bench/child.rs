@@ -137,11 +137,13 @@ pub(super) fn run_build(
     })
 }
 
-/// The floor reference (`indexer bench --floor-run`) on `threads` threads.
+/// The floor reference of `kind` (`indexer bench --floor-run --floor-kind KIND`) on `threads`
+/// threads.
 pub(super) fn run_floor_child(
     options: &BenchOptions,
     threads: usize,
     pinning: Pinning,
+    kind: super::FloorKind,
 ) -> Result<ChildRun, BenchError> {
     let config = config_file(options, threads)?;
     let mut command = pinning.command(&options.indexer, threads);
@@ -149,6 +151,7 @@ pub(super) fn run_floor_child(
         .arg("bench")
         .args(&options.inputs)
         .arg("--floor-run")
+        .args(["--floor-kind", kind.as_str()])
         .arg("--config")
         .arg(&config)
         .arg("--threads")

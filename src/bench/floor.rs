@@ -3,11 +3,20 @@
 //! single field with our full-text body's analyzer (the `docview` tokenizer, stop words,
 //! stemming, positions) and our writer memory and threads. Pages are read, batched and
 //! parsed in parallel exactly as `indexer build` does, so that the two compare fairly.
+//!
+//! The RcDom floor pays for a tree of `Rc<RefCell<…>>` nodes that an indexer need not build,
+//! so a second, lower floor ([`FloorKind::Tokenizer`]) runs html5ever's tokenizer alone: the
+//! same tokenization (switched into raw text for scripts, styles and titles as the tree
+//! builder switches it), text tokens outside invisible elements, no tree.
 
 use std::path::Path;
 use std::time::Instant;
 
-use html5ever::tendril::TendrilSink;
+use std::cell::{Cell, RefCell};
+
+use html5ever::tendril::{StrTendril, TendrilSink};
+use html5ever::tokenizer::states::RawKind;
+use html5ever::tokenizer::{BufferQueue, TagKind, Token, TokenSink, TokenSinkResult, Tokenizer, TokenizerOpts};
 use html5ever::tree_builder::TreeBuilderOpts;
 use html5ever::{ParseOpts, parse_document};
 use markup5ever_rcdom::{Handle, NodeData, RcDom};
@@ -28,9 +37,44 @@ const CHANNEL_BATCHES: usize = 4;
 /// Elements whose content is never visible text.
 const INVISIBLE: &[&str] = &["head", "script", "style", "template", "noscript", "svg", "math", "iframe", "object"];
 
+/// Which parse a floor run pays for.
+#[derive(Debug, Clone, Copy, Default, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(rename_all = "kebab-case")]
+pub enum FloorKind {
+    /// html5ever's tree builder into an RcDom, then a walk of the DOM.
+    #[default]
+    RcDom,
+    /// html5ever's tokenizer alone, no tree.
+    Tokenizer,
+}
+
+impl FloorKind {
+    pub const ALL: [FloorKind; 2] = [FloorKind::RcDom, FloorKind::Tokenizer];
+
+    pub fn as_str(self) -> &'static str {
+        match self {
+            FloorKind::RcDom => "rcdom",
+            FloorKind::Tokenizer => "tokenizer",
+        }
+    }
+
+    /// The kind named `name` (`rcdom` or `tokenizer`).
+    pub fn parse(name: &str) -> Option<FloorKind> {
+        FloorKind::ALL.into_iter().find(|kind| kind.as_str() == name)
+    }
+
+    fn text_of(self) -> fn(&[u8]) -> String {
+        match self {
+            FloorKind::RcDom => visible_text,
+            FloorKind::Tokenizer => tokenized_text,
+        }
+    }
+}
+
 /// What one floor run did.
 #[derive(Debug, Clone, Default, Serialize, Deserialize)]
 pub struct FloorRun {
+    pub kind: FloorKind,
     pub threads: usize,
     pub pages: usize,
     pub html_bytes: u64,
@@ -40,9 +84,14 @@ pub struct FloorRun {
     pub peak_rss_bytes: Option<u64>,
 }
 
-/// Runs the floor reference over `inputs` on the current rayon pool, indexing into a fresh
-/// index under `work_dir` (removed afterwards).
-pub fn run_floor(inputs: &[std::path::PathBuf], config: &Config, work_dir: &Path) -> Result<FloorRun, BenchError> {
+/// Runs the floor reference of `kind` over `inputs` on the current rayon pool, indexing into a
+/// fresh index under `work_dir` (removed afterwards).
+pub fn run_floor(
+    inputs: &[std::path::PathBuf],
+    config: &Config,
+    work_dir: &Path,
+    kind: FloorKind,
+) -> Result<FloorRun, BenchError> {
     let started = Instant::now();
     let sources = inputs.iter().map(|p| Source::from_path(p)).collect::<Result<Vec<_>, _>>()?;
     let dir = tempfile::Builder::new().prefix("floor-").tempdir_in(work_dir).map_err(BenchError::io(work_dir))?;
@@ -79,11 +128,12 @@ pub fn run_floor(inputs: &[std::path::PathBuf], config: &Config, work_dir: &Path
             let _ = sender.send(batch);
         }
     });
-    let mut run = FloorRun { threads: rayon::current_num_threads(), ..FloorRun::default() };
+    let mut run = FloorRun { kind, threads: rayon::current_num_threads(), ..FloorRun::default() };
+    let text_of = kind.text_of();
     for batch in receiver {
         run.pages += batch.len();
         run.html_bytes += batch.iter().map(|p| p.bytes.len() as u64).sum::<u64>();
-        let texts: Vec<String> = batch.into_par_iter().map(|page| visible_text(&page.bytes)).collect();
+        let texts: Vec<String> = batch.into_par_iter().map(|page| text_of(&page.bytes)).collect();
         for text in texts {
             run.text_bytes += text.len() as u64;
             let mut doc = TantivyDocument::default();
@@ -127,6 +177,70 @@ pub fn visible_text(bytes: &[u8]) -> String {
     text
 }
 
+/// The visible text of a page from html5ever's tokenizer alone: character tokens outside
+/// invisible elements, a space at every tag (as the DOM floor separates text nodes). Without
+/// a tree builder the tokenizer does not know that a script's content is raw text, so the sink
+/// tells it, as the tree builder does (HTML standard §13.2.6.4: the "generic raw text" and
+/// "generic RCDATA" element parsing algorithms, script data for `script`).
+pub fn tokenized_text(bytes: &[u8]) -> String {
+    let html = String::from_utf8_lossy(bytes);
+    let input = BufferQueue::default();
+    input.push_back(StrTendril::from_slice(&html));
+    let tokenizer = Tokenizer::new(TextSink::default(), TokenizerOpts::default());
+    // The sink never asks for a script to run nor reports an encoding, the only reasons feeding
+    // stops before the input is consumed.
+    let _ = tokenizer.feed(&input);
+    tokenizer.end();
+    tokenizer.sink.text.take()
+}
+
+#[derive(Default)]
+struct TextSink {
+    text: RefCell<String>,
+    /// Open invisible elements (a count, not a tree: the floor does no tree construction).
+    hidden: Cell<usize>,
+}
+
+impl TokenSink for TextSink {
+    type Handle = ();
+
+    fn process_token(&self, token: Token, _line_number: u64) -> TokenSinkResult<()> {
+        match token {
+            Token::CharacterTokens(chars) if self.hidden.get() == 0 => self.text.borrow_mut().push_str(&chars),
+            Token::TagToken(tag) => {
+                let name = tag.name.as_ref();
+                let invisible = INVISIBLE.contains(&name);
+                if self.hidden.get() == 0 {
+                    self.text.borrow_mut().push(' ');
+                }
+                match tag.kind {
+                    TagKind::StartTag => {
+                        if name == "body" {
+                            // An unclosed head ends here, as the tree builder ends it.
+                            self.hidden.set(0);
+                        } else if invisible && !tag.self_closing {
+                            self.hidden.set(self.hidden.get() + 1);
+                        }
+                        return match name {
+                            "script" => TokenSinkResult::RawData(RawKind::ScriptData),
+                            "style" | "xmp" | "iframe" | "noembed" | "noframes" => {
+                                TokenSinkResult::RawData(RawKind::Rawtext)
+                            }
+                            "title" | "textarea" => TokenSinkResult::RawData(RawKind::Rcdata),
+                            "plaintext" => TokenSinkResult::Plaintext,
+                            _ => TokenSinkResult::Continue,
+                        };
+                    }
+                    TagKind::EndTag if invisible => self.hidden.set(self.hidden.get().saturating_sub(1)),
+                    TagKind::EndTag => {}
+                }
+            }
+            _ => {}
+        }
+        TokenSinkResult::Continue
+    }
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -139,8 +253,35 @@ mod tests {
     }
 
     #[test]
+    fn the_tokenizer_floor_finds_the_dom_floors_words() {
+        let page = b"<!DOCTYPE html><html><head><title>T &amp; U</title><style>p{}</style>\
+            <script>if (a<b) { document.write('<p>no</p>') }</script></head>\
+            <body><p>one <b>two</b> &amp; three</p><textarea>four <i>x</i></textarea>\
+            <noscript>five</noscript><br/>six</body></html>";
+        let words = |text: String| text.split_whitespace().map(str::to_string).collect::<Vec<_>>();
+        assert_eq!(words(tokenized_text(page)), words(visible_text(page)));
+        assert_eq!(words(tokenized_text(page)), ["one", "two", "&", "three", "four", "<i>x</i>", "six"]);
+    }
+
+    #[test]
+    fn an_unclosed_head_ends_at_the_body() {
+        let words: Vec<String> =
+            tokenized_text(b"<head><title>T</title><body>seen").split_whitespace().map(str::to_string).collect();
+        assert_eq!(words, ["seen"]);
+    }
+
+    #[test]
+    fn floor_kinds_parse_by_name_only() {
+        for kind in FloorKind::ALL {
+            assert_eq!(FloorKind::parse(kind.as_str()), Some(kind));
+        }
+        assert_eq!(FloorKind::parse("dom"), None);
+    }
+
+    #[test]
     fn deep_markup_does_not_overflow_the_stack() {
         let html = format!("{}deep{}", "<div>".repeat(2_000), "</div>".repeat(2_000));
         assert!(visible_text(html.as_bytes()).contains("deep"));
+        assert!(tokenized_text(html.as_bytes()).contains("deep"));
     }
 }

@@ -6,6 +6,7 @@
 //!   build's peak RSS (VmHWM) is its own;
 //! - [`floor`]: the floor reference — html5ever parsing, visible text, Tantivy indexing of that
 //!   text into one field — the least any such indexer must do, also one child per thread count;
+//!   twice: parsed into an RcDom, and tokenized alone (no tree), the lower floor;
 //! - [`scale`] (optional): builds of the input repeated N times under other URLs, for memory
 //!   growth with corpus size.
 //!
@@ -29,7 +30,7 @@ use crate::index::IndexError;
 use crate::input::{ByteCounter, InputError, InputEvent, Source};
 
 pub use child::{ChildRun, Pinning};
-pub use floor::{FloorRun, run_floor};
+pub use floor::{FloorKind, FloorRun, run_floor};
 pub use report::write_report;
 pub use scale::{CopyKind, write_scaled_warc};
 pub use stages::{StageReport, StageTiming, measure_stages};
@@ -134,10 +135,16 @@ pub struct ThreadRun {
     pub threads: usize,
     pub build: ChildRun,
     pub build_throughput: Throughput,
+    /// The RcDom floor.
     pub floor: ChildRun,
     pub floor_throughput: Throughput,
-    /// Whole build / floor, in pages per second (target ≥ 0.5).
+    /// Whole build / RcDom floor, in pages per second (target ≥ 0.5).
     pub build_over_floor: f64,
+    /// The tokenizer floor (html5ever's tokenizer alone, no tree).
+    pub tokenizer_floor: ChildRun,
+    pub tokenizer_floor_throughput: Throughput,
+    /// Whole build / tokenizer floor, in pages per second.
+    pub build_over_tokenizer_floor: f64,
 }
 
 /// Builds of the input at 1× and N× its size.
@@ -186,17 +193,24 @@ pub fn run_bench(options: &BenchOptions, progress: &dyn Fn(&str)) -> Result<Benc
         for &threads in &options.thread_counts {
             progress(&format!("whole build on {threads} thread(s)"));
             let build = child::run_build(options, &options.inputs, threads, &format!("build-{threads}t"), pinning)?;
-            progress(&format!("floor reference on {threads} thread(s)"));
-            let floor = child::run_floor_child(options, threads, pinning)?;
-            let build_throughput = Throughput::of(input.pages, input.html_bytes, build.seconds);
-            let floor_throughput = Throughput::of(input.pages, input.html_bytes, floor.seconds);
+            progress(&format!("floor reference (RcDom) on {threads} thread(s)"));
+            let floor = child::run_floor_child(options, threads, pinning, FloorKind::RcDom)?;
+            progress(&format!("floor reference (tokenizer alone) on {threads} thread(s)"));
+            let tokenizer_floor = child::run_floor_child(options, threads, pinning, FloorKind::Tokenizer)?;
+            let throughput = |run: &ChildRun| Throughput::of(input.pages, input.html_bytes, run.seconds);
+            let (build_throughput, floor_throughput) = (throughput(&build), throughput(&floor));
+            let tokenizer_floor_throughput = throughput(&tokenizer_floor);
+            let over = |floor: Throughput| build_throughput.pages_per_second / floor.pages_per_second.max(1e-9);
             runs.push(ThreadRun {
                 threads,
-                build_over_floor: build_throughput.pages_per_second / floor_throughput.pages_per_second.max(1e-9),
+                build_over_floor: over(floor_throughput),
+                build_over_tokenizer_floor: over(tokenizer_floor_throughput),
                 build,
                 build_throughput,
                 floor,
                 floor_throughput,
+                tokenizer_floor,
+                tokenizer_floor_throughput,
             });
         }
         if let Some(copies) = options.scale {
