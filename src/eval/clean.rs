@@ -139,6 +139,20 @@ pub struct GoldPage {
     pub gold: String,
 }
 
+impl GoldPage {
+    /// The page as the pipeline reads it (no HTTP headers: the charset and language come from
+    /// the page itself).
+    pub fn raw_page(&self) -> RawPage {
+        RawPage {
+            url: self.url.clone(),
+            origin: self.stem.clone(),
+            bytes: self.html.clone(),
+            http_charset: None,
+            http_language: None,
+        }
+    }
+}
+
 impl GoldSet {
     /// Reads the pages of `html_dir` that have a gold file `<stem>.txt` in `gold_dir`. A
     /// `meta.tsv` beside `html_dir` (columns id, url) gives the pages' URLs, which site-learning
@@ -248,16 +262,7 @@ pub fn evaluate_cleaner_held_out(
     }
     let pages: Vec<&GoldPage> =
         set.pages.iter().filter(|page| !trained_on.contains(&format!("{}/{}", set.name, page.stem))).collect();
-    let raw: Vec<RawPage> = pages
-        .iter()
-        .map(|page| RawPage {
-            url: page.url.clone(),
-            origin: page.stem.clone(),
-            bytes: page.html.clone(),
-            http_charset: None,
-            http_language: None,
-        })
-        .collect();
+    let raw: Vec<RawPage> = pages.iter().map(|page| page.raw_page()).collect();
     // Pages per second are the rate of a long run: jieba's dictionary (about 0.1 s, once per
     // process) is loaded before the clock starts.
     crate::text::load_dictionary();

@@ -24,7 +24,6 @@ use super::clean::{CleanEvalError, GoldPage, GoldSet, PageScore, score_tokens};
 use crate::build::PageContext;
 use crate::clean::mountain_model::{Mountain, RidgeFeatures, RidgeModel, fit_logistic_regression};
 use crate::config::{Config, MountainConfig};
-use crate::input::RawPage;
 use crate::text::StopWords;
 
 /// The sets trained on by default (folders of `../shared/data/clean-train`).
@@ -49,14 +48,7 @@ pub fn training_half(set: &GoldSet) -> Vec<&GoldPage> {
 
 /// The labelled ridges of one page.
 pub fn labelled_ridges(ctx: &PageContext<'_>, page: &GoldPage) -> Vec<(Vec<f64>, bool)> {
-    let raw = RawPage {
-        url: page.url.clone(),
-        origin: page.stem.clone(),
-        bytes: page.html.clone(),
-        http_charset: None,
-        http_language: None,
-    };
-    let (tree, _) = ctx.tag_tree(&raw);
+    let (tree, _) = ctx.tag_tree(&page.raw_page());
     let config = &ctx.config.mountain;
     let mountain = Mountain::of(&tree, config);
     let gold = score_tokens(&page.gold);

@@ -32,7 +32,6 @@ use crate::clean::{BlockWeights, CleanerKind, HeadlinePlacement, block_weights, 
 use crate::config::{CleaningConfig, Config};
 use crate::eval::clean::{CleanEvalError, GoldSet, PageScore, aggregate, score_tokens};
 use crate::eval::clean_report::{CrossValidatedF1, GoldSetConfig};
-use crate::input::RawPage;
 use crate::tagtree::TagTree;
 use crate::text::StopWords;
 
@@ -291,14 +290,7 @@ fn load(sets: &[GoldSetConfig], config: &Config, options: TuneOptions) -> Result
             .map_init(
                 || PageContext::new(config, &stop_words),
                 |ctx, page| {
-                    let raw = RawPage {
-                        url: page.url.clone(),
-                        origin: page.stem.clone(),
-                        bytes: page.html.clone(),
-                        http_charset: None,
-                        http_language: None,
-                    };
-                    let (tree, _) = ctx.tag_tree(&raw);
+                    let (tree, _) = ctx.tag_tree(&page.raw_page());
                     let weights = block_weights(&tree, &config.block_weight);
                     TrainingPage {
                         set: index,
