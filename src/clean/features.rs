@@ -16,7 +16,7 @@ pub struct FeatureVector {
 impl FeatureVector {
     /// Builds a vector from raw (unnormalised) weights.
     pub fn from_raw(raw: HashMap<String, f64>) -> FeatureVector {
-        let norm = raw.values().map(|w| w * w).sum::<f64>().sqrt();
+        let norm = ordered_sum(raw.values().map(|w| w * w)).sqrt();
         let weights = if norm > 0.0 { raw.into_iter().map(|(t, w)| (t, w / norm)).collect() } else { HashMap::new() };
         FeatureVector { weights }
     }
@@ -45,8 +45,17 @@ impl FeatureVector {
     /// Cosine similarity (Formula 3); both vectors are unit length.
     pub fn cosine(&self, other: &FeatureVector) -> f64 {
         let (small, large) = if self.len() <= other.len() { (self, other) } else { (other, self) };
-        small.weights.iter().map(|(t, w)| w * large.weight(t)).sum()
+        ordered_sum(small.weights.iter().map(|(t, w)| w * large.weight(t)))
     }
+}
+
+/// The sum of `values` in ascending order. A `HashMap`'s order changes from run to run, and a
+/// float sum's last bits with it; summed in one order, equal inputs give equal bytes
+/// (abstracts whose sentences tie on weight, replica decisions at a threshold).
+pub(crate) fn ordered_sum(values: impl Iterator<Item = f64>) -> f64 {
+    let mut values: Vec<f64> = values.collect();
+    values.sort_by(f64::total_cmp);
+    values.iter().sum()
 }
 
 /// Formula 2 over `nodes` (each node's own terms form its block).
@@ -83,6 +92,22 @@ mod tests {
 
     fn vector(pairs: &[(&str, f64)]) -> FeatureVector {
         FeatureVector::from_raw(pairs.iter().map(|(t, w)| (t.to_string(), *w)).collect())
+    }
+
+    #[test]
+    fn ordered_sums_do_not_depend_on_the_order_of_their_terms() {
+        // In this order a plain sum loses the 0.1s to rounding; in another it keeps them.
+        let terms = [1e17, 0.1, -1e17, 0.1, 3.0];
+        let sums: Vec<u64> = [[0, 1, 2, 3, 4], [4, 3, 2, 1, 0], [1, 3, 0, 2, 4]]
+            .iter()
+            .map(|order| ordered_sum(order.iter().map(|&i| terms[i])).to_bits())
+            .collect();
+        assert!(sums.iter().all(|&s| s == sums[0]), "{sums:?}");
+        let plain: Vec<u64> = [[0, 1, 2, 3, 4], [1, 3, 0, 2, 4]]
+            .iter()
+            .map(|order| order.iter().map(|&i| terms[i]).sum::<f64>().to_bits())
+            .collect();
+        assert_ne!(plain[0], plain[1], "the example no longer shows the order-dependence");
     }
 
     #[test]

@@ -27,6 +27,7 @@ pub mod tag_priority_blocks;
 mod topic_content;
 
 pub use block_weight::{BlockWeights, block_weights};
+pub(crate) use features::ordered_sum;
 pub use features::{FeatureVector, feature_vector, term_frequencies};
 pub use page_type::{page_type, type_of_area};
 pub use topic_content::{HeadlinePlacement, TopicContent, clean_page};

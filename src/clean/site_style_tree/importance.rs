@@ -3,6 +3,7 @@
 //! implementation does.
 
 use super::style_tree::{ElementNode, Mark, SiteStyleTree};
+use crate::clean::ordered_sum;
 
 /// NodeImp of Formula (1): the entropy of the element node's style nodes, in base `m`.
 fn node_importance(node: &ElementNode, tree: &SiteStyleTree) -> f64 {
@@ -29,7 +30,7 @@ fn leaf_importance(node: &ElementNode) -> f64 {
     if node.content.is_empty() {
         return 0.0;
     }
-    let total: f64 = node.content.values().map(|c| c.entropy(node.pages)).sum();
+    let total = ordered_sum(node.content.values().map(|c| c.entropy(node.pages)));
     1.0 - total / node.content.len() as f64
 }
 
