@@ -52,7 +52,7 @@ fn corpora() -> Vec<(&'static str, Vec<RawPage>)> {
 fn stages(c: &mut Criterion) {
     let config = Config::default();
     let stop_words = StopWords::generic();
-    let ctx = PageContext::new(&config, &stop_words);
+    let ctx = PageContext::new(&config, &stop_words).unwrap();
     for (name, pages) in corpora() {
         let bytes: u64 = pages.iter().map(|p| p.bytes.len() as u64).sum();
         let mut group = c.benchmark_group(name);
@@ -67,7 +67,7 @@ fn stages(c: &mut Criterion) {
             .iter()
             .zip(&trees)
             .zip(&weights)
-            .map(|((p, t), w)| ctx.cleaner.clean(&site_of(&p.url), t, w, &config))
+            .map(|((p, t), w)| ctx.cleaner().clean(&site_of(&p.url), t, w, &config))
             .collect();
 
         group.bench_function("decode", |b| {
@@ -88,7 +88,7 @@ fn stages(c: &mut Criterion) {
             b.iter(|| {
                 for html in &decoded {
                     let parsed = parse_html(html, &config.tag_tree);
-                    black_box(tag_tree_of(&parsed, &config.tag_tree, &ctx.weighty_tags));
+                    black_box(tag_tree_of(&parsed, &config.tag_tree, ctx.weighty_tags()));
                 }
             })
         });
@@ -96,7 +96,7 @@ fn stages(c: &mut Criterion) {
             b.iter(|| {
                 for (p, t) in pages.iter().zip(&trees) {
                     let w = block_weights(t, &config.block_weight);
-                    black_box(ctx.cleaner.clean(&site_of(&p.url), t, &w, &config));
+                    black_box(ctx.cleaner().clean(&site_of(&p.url), t, &w, &config));
                 }
             })
         });

@@ -10,6 +10,9 @@ use std::path::Path;
 
 use serde::{Deserialize, Serialize};
 
+mod choices;
+pub use choices::{Algorithm, ClassifierChoice, CleanerKind, DetectorKind, PageFormat};
+
 /// The whole configuration of a build.
 #[derive(Debug, Clone, Default, Serialize, Deserialize, PartialEq)]
 #[serde(default, deny_unknown_fields)]
@@ -48,14 +51,7 @@ pub struct InputConfig {
     pub reader_threads: usize,
     /// What a WARC or ARC record's body may be to be indexed as a page: `html`, `xhtml`,
     /// `text` (`--accept`). Other records are skipped as `not-html` or `not-a-page`.
-    pub accept: Vec<crate::input::PageFormat>,
-}
-
-impl InputConfig {
-    /// How the readers turn records into pages.
-    pub fn read_options(&self) -> crate::input::ReadOptions {
-        crate::input::ReadOptions { max_page_bytes: self.max_page_bytes, accept: self.accept.clone() }
-    }
+    pub accept: Vec<PageFormat>,
 }
 
 impl Default for InputConfig {
@@ -65,7 +61,7 @@ impl Default for InputConfig {
             batch_size: 64,
             parallel_files: 4,
             reader_threads: 2,
-            accept: crate::input::PageFormat::DEFAULT.to_vec(),
+            accept: PageFormat::DEFAULT.to_vec(),
         }
     }
 }
@@ -190,7 +186,7 @@ pub struct CleaningConfig {
     /// `docview` (default: the paper plus a topic-root search), `docview-paper`, or a cleaner
     /// of another paper: `sst` (the Site Style Tree of Yi, Liu & Li; see `[sst]`),
     /// `satisfiable` (see `[satisfiable]`), `pab` (see `[pab]`).
-    pub cleaner: String,
+    pub cleaner: CleanerKind,
     // Every setting below was chosen by `indexer eval tune-cleaner` on the training sets
     // (../shared/data/clean-train: dragnet-train, wcxb-train, page-signal), never on a test
     // set: coordinate descent over a grid per setting, 5 folds by site; the report with the
@@ -238,7 +234,7 @@ pub struct CleaningConfig {
 impl Default for CleaningConfig {
     fn default() -> Self {
         CleaningConfig {
-            cleaner: "docview".to_string(),
+            cleaner: CleanerKind::DocView,
             min_paragraph_terms: 10,
             sibling_score_share: 0.35,
             title_heading_score: 20.0,
@@ -490,7 +486,7 @@ impl Default for StopWordConfig {
 pub struct ReplicaConfig {
     /// The near-replica detector: `minhash` (default), `docview` (the keyword MD5
     /// fingerprint of §5), `simhash`, or `off` (exact copies only).
-    pub detector: String,
+    pub detector: DetectorKind,
     /// Share of the feature words that go into the keyword fingerprint (paper: 0.4).
     pub percentage: f64,
     /// The number of words fingerprinted is a multiple of this (paper: 5).
@@ -516,7 +512,7 @@ impl Default for ReplicaConfig {
             // MinHash finds as many near replicas as the keyword fingerprint on the replica
             // set (94.4%, no errors) and far more of the judged copycat pairs at a lower
             // false-positive rate (eval/reports/replicas/).
-            detector: "minhash".to_string(),
+            detector: DetectorKind::MinHash,
             percentage: 0.4,
             interval: 5,
             shingle_words: 3,
@@ -593,13 +589,13 @@ impl Default for DocViewConfig {
 pub struct ClassifyConfig {
     /// The model file a build classifies with (`indexer build --classifier`); empty: the
     /// built-in default model (Table 1's 12 categories). `off`: no classification.
-    pub model: String,
+    pub model: ClassifierChoice,
     /// `nb-svm+nb` (NB-SVM and Naive Bayes, their calibrated probabilities averaged), `nb-svm`
     /// (the SVM over Naive Bayes log-count ratios, Wang & Manning 2012), `linear-svm`
     /// (one-vs-rest, squared hinge, on sublinear tf-idf) or `naive-bayes` (multinomial, on
     /// counts). The pair is the best on THUCNews dev (5-fold, `classify eval --tuning`: 85.5%
     /// against NB-SVM's 85.0%) and on AG News (README, "Content classification").
-    pub algorithm: String,
+    pub algorithm: Algorithm,
     /// Features are hashed into 2^hash_bits buckets: bounds model size and training memory.
     /// 2^20 buckets keep collisions rare for the vocabularies of tens of thousands of
     /// documents.
@@ -642,8 +638,8 @@ pub struct ClassifyConfig {
 impl Default for ClassifyConfig {
     fn default() -> Self {
         ClassifyConfig {
-            model: String::new(),
-            algorithm: "nb-svm+nb".to_string(),
+            model: ClassifierChoice::BuiltIn,
+            algorithm: Algorithm::NbSvmPlusNb,
             hash_bits: 20,
             word_bigrams: true,
             cjk_char_ngrams: 2,
@@ -655,18 +651,6 @@ impl Default for ClassifyConfig {
             calibration_folds: 5,
             seed: 2004,
             min_confidence: 0.5,
-        }
-    }
-}
-
-impl ClassifyConfig {
-    /// The feature settings a model trained with this configuration records.
-    pub fn feature_settings(&self) -> crate::classify::FeatureSettings {
-        crate::classify::FeatureSettings {
-            hash_bits: self.hash_bits,
-            word_bigrams: self.word_bigrams,
-            cjk_char_ngrams: self.cjk_char_ngrams,
-            skip_stop_words: self.skip_stop_words,
         }
     }
 }
@@ -692,8 +676,9 @@ impl Default for IndexConfig {
 pub enum ConfigError {
     #[error("cannot read config {path}: {source}")]
     Read { path: String, source: std::io::Error },
-    #[error("config {path} is not valid: {source}")]
-    Parse { path: String, source: Box<toml::de::Error> },
+    /// Not TOML, an unknown key, or an unknown name (the message lists the allowed ones).
+    #[error("config {path} is not valid: line {line}: {message}")]
+    Parse { path: String, line: usize, message: String },
     #[error("config {path}: {message}")]
     Invalid { path: String, message: String },
 }
@@ -704,8 +689,13 @@ impl Config {
         let display = path.display().to_string();
         let text =
             std::fs::read_to_string(path).map_err(|source| ConfigError::Read { path: display.clone(), source })?;
-        let config: Config = toml::from_str(&text)
-            .map_err(|source| ConfigError::Parse { path: display.clone(), source: Box::new(source) })?;
+        let config: Config = toml::from_str(&text).map_err(|e| ConfigError::Parse {
+            path: display.clone(),
+            line: e.span().map_or(0, |span| {
+                text.as_bytes()[..span.start.min(text.len())].iter().filter(|&&b| b == b'\n').count() + 1
+            }),
+            message: e.message().trim_end().to_string(),
+        })?;
         config.validate().map_err(|message| ConfigError::Invalid { path: display, message })?;
         Ok(config)
     }
@@ -724,24 +714,10 @@ impl Config {
         if r.interval == 0 {
             return Err("replicas.interval must be at least 1".into());
         }
-        if crate::replicas::DetectorKind::from_name(&r.detector).is_none() {
-            return Err(format!(
-                "replicas.detector must be one of {:?}, got {:?}",
-                crate::replicas::DetectorKind::NAMES,
-                r.detector
-            ));
-        }
         if !(0.0..=1.0).contains(&r.minhash_threshold) || r.minhash_hashes == 0 || r.simhash_max_distance >= 32 {
             return Err(
                 "replicas: minhash_threshold must be in 0..=1, minhash_hashes ≥ 1, simhash_max_distance < 32".into()
             );
-        }
-        if !crate::clean::CleanerKind::NAMES.contains(&self.cleaning.cleaner.as_str()) {
-            return Err(format!(
-                "cleaning.cleaner must be one of {:?}, got {:?}",
-                crate::clean::CleanerKind::NAMES,
-                self.cleaning.cleaner
-            ));
         }
         if !(0.0..=1.0).contains(&self.satisfiable.max_anchor_share) {
             return Err(format!(
@@ -760,13 +736,6 @@ impl Config {
             return Err("mountain: min_probability and label_min_gold_share must be in 0..=1".into());
         }
         let c = &self.classify;
-        if crate::classify::Algorithm::from_name(&c.algorithm).is_none() {
-            return Err(format!(
-                "classify.algorithm must be one of {:?}, got {:?}",
-                crate::classify::Algorithm::NAMES,
-                c.algorithm
-            ));
-        }
         if !(1..=31).contains(&c.hash_bits) {
             return Err(format!("classify.hash_bits must be in 1..=31, got {}", c.hash_bits));
         }

@@ -47,7 +47,7 @@ fn raw(case: &str, bytes: &[u8]) -> RawPage {
 fn tag_trees_match_their_golden_outlines() {
     let config = Config::default();
     let stop_words = StopWords::generic();
-    let ctx = PageContext::new(&config, &stop_words);
+    let ctx = PageContext::new(&config, &stop_words).unwrap();
     for (case, bytes) in cases() {
         let (tree, _) = ctx.tag_tree(&raw(&case, &bytes));
         check_golden(&format!("tests/fixtures/tagtree/{case}/outline.txt"), &tree.outline());
@@ -58,7 +58,7 @@ fn tag_trees_match_their_golden_outlines() {
 fn topic_content_matches_its_golden_files() {
     let config = Config::default();
     let stop_words = StopWords::generic();
-    let ctx = PageContext::new(&config, &stop_words);
+    let ctx = PageContext::new(&config, &stop_words).unwrap();
     for (case, bytes) in cases() {
         let page = raw(&case, &bytes);
         let (tree, _) = ctx.tag_tree(&page);
@@ -92,7 +92,7 @@ fn topic_content_matches_its_golden_files() {
 fn sst_on_lone_pages_matches_its_golden_files() {
     let config = Config::default();
     let stop_words = StopWords::generic();
-    let ctx = PageContext::new(&config, &stop_words);
+    let ctx = PageContext::new(&config, &stop_words).unwrap();
     let mut cleaner = Cleaner::new(CleanerKind::SiteStyleTree, &config).unwrap();
     let pages: Vec<_> = cases().into_iter().map(|(case, bytes)| (case.clone(), raw(&case, &bytes))).collect();
     // All fixture pages share one host; each is learned as a site of its own.
@@ -113,7 +113,7 @@ fn sst_on_lone_pages_matches_its_golden_files() {
 fn sst_on_a_small_site_matches_its_golden_files() {
     let config = Config::default();
     let stop_words = StopWords::generic();
-    let ctx = PageContext::new(&config, &stop_words);
+    let ctx = PageContext::new(&config, &stop_words).unwrap();
     let dir = repo_path("tests/fixtures/sites/garden-blog");
     let mut pages: Vec<(String, RawPage)> = std::fs::read_dir(&dir)
         .unwrap()
@@ -156,7 +156,7 @@ fn sst_on_a_small_site_matches_its_golden_files() {
 fn docview_records_match_their_golden_files() {
     let config = Config::default();
     let stop_words = StopWords::generic();
-    let ctx = PageContext::new(&config, &stop_words);
+    let ctx = PageContext::new(&config, &stop_words).unwrap();
     for (case, bytes) in cases() {
         let page = process_page(raw(&case, &bytes), &ctx).unwrap_or_else(|s| panic!("{s}"));
         let json = serde_json::to_string_pretty(&page.record).unwrap() + "\n";

@@ -10,7 +10,7 @@ use assert_cmd::Command;
 use proptest::prelude::*;
 
 use indexer::build::{PageContext, process_page};
-use indexer::clean::{Cleaner, CleanerKind};
+use indexer::clean::CleanerKind;
 use indexer::config::Config;
 use indexer::input::{ByteCounter, RawPage, Source};
 use indexer::text::StopWords;
@@ -121,7 +121,7 @@ proptest! {
     fn any_bytes_make_a_page_or_a_reason(bytes in proptest::collection::vec(any::<u8>(), 0..4096)) {
         let config = Config::default();
         let stop_words = StopWords::generic();
-        let ctx = PageContext::new(&config, &stop_words);
+        let ctx = PageContext::new(&config, &stop_words).unwrap();
         let raw = RawPage { url: "https://x.example/".into(), origin: "prop".into(), bytes, http_charset: None, http_language: None };
         let _ = process_page(raw, &ctx);
     }
@@ -137,7 +137,7 @@ proptest! {
         ], 0..200)) {
         let config = Config::default();
         let stop_words = StopWords::generic();
-        let ctx = PageContext::new(&config, &stop_words);
+        let ctx = PageContext::new(&config, &stop_words).unwrap();
         let raw = RawPage { url: "https://x.example/".into(), origin: "prop".into(), bytes: parts.concat().into_bytes(), http_charset: None, http_language: None };
         let _ = process_page(raw, &ctx);
     }
@@ -154,9 +154,8 @@ proptest! {
         let mut config = Config::default();
         let stop_words = StopWords::generic();
         for name in CleanerKind::NAMES {
-            config.cleaning.cleaner = name.to_string();
-            let mut ctx = PageContext::new(&config, &stop_words);
-            ctx.cleaner = Cleaner::from_config(&config).unwrap();
+            config.cleaning.cleaner = CleanerKind::from_name(name).unwrap();
+            let ctx = PageContext::new(&config, &stop_words).unwrap();
             let raw = RawPage { url: "https://x.example/".into(), origin: "prop".into(), bytes: parts.concat().into_bytes(), http_charset: None, http_language: None };
             let _ = process_page(raw, &ctx);
         }

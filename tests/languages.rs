@@ -67,7 +67,7 @@ const FUNCTION_WORDS: &[(&str, &str)] = &[
 fn process(lang: &str) -> indexer::docview::DocView {
     let config = Config::default();
     let stop_words = StopWords::generic();
-    let ctx = PageContext::new(&config, &stop_words);
+    let ctx = PageContext::new(&config, &stop_words).unwrap();
     let path = repo_path(&format!("tests/fixtures/languages/{lang}.html"));
     let raw = RawPage {
         url: format!("https://{lang}.example/story.html"),

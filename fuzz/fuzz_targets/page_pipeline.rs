@@ -18,7 +18,7 @@ const HTTP_CHARSETS: [Option<&str>; 6] =
 
 static CONFIG: LazyLock<Config> = LazyLock::new(Config::default);
 static STOP_WORDS: LazyLock<StopWords> = LazyLock::new(StopWords::generic);
-static CONTEXT: LazyLock<PageContext<'static>> = LazyLock::new(|| PageContext::new(&CONFIG, &STOP_WORDS));
+static CONTEXT: LazyLock<PageContext<'static>> = LazyLock::new(|| PageContext::new(&CONFIG, &STOP_WORDS).expect("the default configuration loads"));
 
 fuzz_target!(|data: &[u8]| {
     let Some((&selector, page)) = data.split_first() else { return };

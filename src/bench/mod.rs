@@ -49,6 +49,8 @@ pub enum BenchError {
     Classifier(#[from] ClassifyError),
     #[error(transparent)]
     Cleaner(#[from] CleanerError),
+    #[error(transparent)]
+    Context(#[from] crate::build::PageContextError),
     #[error("{path}: {source}")]
     Io { path: String, source: std::io::Error },
     #[error("{command}: {message}")]

@@ -12,7 +12,6 @@ use serde::Serialize;
 
 use super::{BenchError, Throughput};
 use crate::build::{PageContext, terms_in_order};
-use crate::classify::Model;
 use crate::clean::{block_weights, site_of, term_frequencies};
 use crate::config::Config;
 use crate::decode::decode;
@@ -99,14 +98,7 @@ pub fn measure_stages(
 
     // The stop words a build learns from its sample change which terms count, not the cost.
     let stop_words = StopWords::generic();
-    let loaded = match config.classify.model.as_str() {
-        "" | "off" => None,
-        path => Some(Model::from_file(Path::new(path))?),
-    };
-    let mut ctx = PageContext::new(config, &stop_words);
-    if let Some(model) = &loaded {
-        ctx.classifier = Some(model);
-    }
+    let ctx = PageContext::new(config, &stop_words)?;
     let mut cleaner = crate::clean::Cleaner::from_config(config)?;
     if cleaner.learns_from_sites() {
         // Not a per-page stage; the learning pass costs a parse of every page more.
@@ -116,13 +108,13 @@ pub fn measure_stages(
         }
         cleaner.finish_learning();
     }
-    ctx.cleaner = cleaner;
+    let ctx = ctx.with_cleaner(cleaner);
 
     // jieba's dictionary (about 0.1 s, once per process) would otherwise land in the tag tree
     // stage of whichever page first holds a Chinese character: stages are per-page rates.
     crate::text::load_dictionary();
     let mut kept_pages: Vec<(usize, PageDocument)> = Vec::new();
-    let mut detector = ReplicaDetector::new(ctx.signer.kind(), &config.replicas);
+    let mut detector = ReplicaDetector::new(ctx.signer().kind(), &config.replicas);
     // The full-text body is rendered per page but belongs to indexing.
     let mut body_time = Duration::ZERO;
     for page in &pages {
@@ -133,13 +125,13 @@ pub fn measure_stages(
         let (decoded, t) = timed(|| decode(&page.bytes, page.http_charset.as_deref(), &page.url));
         tallies[1].add(size, t);
         let (parsed, t_parse) = timed(|| parse_html(&decoded.text, &config.tag_tree));
-        let (tree, t) = timed(|| tag_tree_of(&parsed, &config.tag_tree, &ctx.weighty_tags));
+        let (tree, t) = timed(|| tag_tree_of(&parsed, &config.tag_tree, ctx.weighty_tags()));
         tallies[3].add(size, t);
         let ((), t_free) = timed(|| drop(parsed));
         tallies[2].add(size, t_parse + t_free);
         let ((weights, content), t) = timed(|| {
             let weights = block_weights(&tree, &config.block_weight);
-            let content = ctx.cleaner.clean(&site_of(&page.url), &tree, &weights, config);
+            let content = ctx.cleaner().clean(&site_of(&page.url), &tree, &weights, config);
             (weights, content)
         });
         tallies[4].add(size, t);
@@ -157,7 +149,7 @@ pub fn measure_stages(
         let (integrated, t) = timed(|| integrate(&input, &config.docview));
         let (mut record, page_stop_words) = (integrated.record, integrated.stop_words);
         tallies[5].add(size, t);
-        if let Some(model) = ctx.classifier {
+        if let Some(model) = ctx.classifier() {
             let (prediction, t) = timed(|| model.classify_text(&record.topic_content));
             tallies[6].add(size, t);
             record.classification_code = prediction.map(|p| p.code);
@@ -169,7 +161,7 @@ pub fn measure_stages(
             let exact = exact_fingerprint(&record.topic_content)
                 .and_then(|_| exact_fingerprint(&format!("{}\n{}", record.title, record.topic_content)));
             let near = if record.page_type == BlockType::Topic {
-                ctx.signer.sign(&terms_in_order(&tree, &content.nodes), &tf)
+                ctx.signer().sign(&terms_in_order(&tree, &content.nodes), &tf)
             } else {
                 NearSignature::None
             };

@@ -57,13 +57,14 @@ pub fn extract(
     // Extraction learns no stop words: they only shape keywords and fingerprints, not which
     // blocks are topic content.
     let stop_words = StopWords::generic();
-    let mut ctx = PageContext::new(config, &stop_words);
-    ctx.cleaner = learned_cleaner(&sources, &ctx, observer)?;
+    let ctx = PageContext::new(config, &stop_words)?;
+    let cleaner = learned_cleaner(&sources, &ctx, observer)?;
+    let ctx = ctx.with_cleaner(cleaner);
 
     let manifest_path = out.join("manifest.tsv");
     let mut manifest = BufWriter::new(File::create(&manifest_path).map_err(write_error(&manifest_path))?);
     writeln!(manifest, "file\turl\tpage_type\torigin\theadline").map_err(write_error(&manifest_path))?;
-    let mut summary = ExtractSummary { cleaner: ctx.cleaner.kind().name().to_string(), ..Default::default() };
+    let mut summary = ExtractSummary { cleaner: ctx.cleaner().kind().name().to_string(), ..Default::default() };
     let mut names = FileNames::default();
     let counter = ByteCounter::default();
     let batch_size = config.input.batch_size.max(1);
@@ -152,7 +153,7 @@ fn topic_text(
     }
     let (tree, _) = ctx.tag_tree(&raw);
     let weights = block_weights(&tree, &config.block_weight);
-    let content = ctx.cleaner.clean(&site_of(&raw.url), &tree, &weights, config);
+    let content = ctx.cleaner().clean(&site_of(&raw.url), &tree, &weights, config);
     let mut text = content.text_with(&tree, headline);
     if !text.is_empty() && !text.ends_with('\n') {
         text.push('\n');

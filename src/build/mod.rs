@@ -29,7 +29,7 @@ use std::time::Instant;
 
 use rayon::prelude::*;
 
-use crate::classify::{ClassifyError, Model, default_model};
+use crate::classify::ClassifyError;
 use crate::clean::{Cleaner, CleanerError, site_of};
 use crate::config::Config;
 use crate::index::{
@@ -46,7 +46,7 @@ use crate::text::StopWords;
 pub use extract::{ExtractSummary, extract};
 pub use lanes::read_batches;
 use lanes::unreadable_source;
-pub use page::{PageContext, ProcessedPage, distinct_terms, process_page, terms_in_order};
+pub use page::{PageContext, PageContextError, ProcessedPage, distinct_terms, process_page, terms_in_order};
 pub use summary::{AppendCounts, BuildSummary, dir_size, peak_rss_bytes};
 
 /// The learned stop words of a build, one a line.
@@ -64,6 +64,8 @@ pub enum BuildError {
     Classifier(#[from] ClassifyError),
     #[error(transparent)]
     Cleaner(#[from] CleanerError),
+    #[error(transparent)]
+    Context(#[from] PageContextError),
     #[error(transparent)]
     Store(#[from] StoreError),
     #[error("cannot write {path}: {source}")]
@@ -168,24 +170,13 @@ pub fn build_with_options(
     let stop_words = match (&earlier, &options.stop_words) {
         (Some(published), _) => read_stop_words(published)?,
         (None, Some(given)) => given.clone(),
-        (None, None) => learn_stop_words(&sources, config, observer).0,
+        (None, None) => learn_stop_words(&sources, config, observer)?.0,
     };
-    // The classifier (§6): a model file named by the configuration (`--classifier`), the
-    // built-in default model, or none (`off`). A model that cannot be loaded stops the build
-    // before anything is written.
-    let loaded = match config.classify.model.as_str() {
-        "" => {
-            default_model()?;
-            None
-        }
-        "off" => None,
-        path => Some(Model::from_file(Path::new(path))?),
-    };
-    let mut ctx = PageContext::new(config, &stop_words);
-    if let Some(model) = &loaded {
-        ctx.classifier = Some(model);
-    }
-    ctx.cleaner = learned_cleaner(&sources, &ctx, observer)?;
+    // The cleaner and the classifier (§6) the configuration names: one that cannot be loaded
+    // stops the build before anything is written.
+    let ctx = PageContext::new(config, &stop_words)?;
+    let cleaner = learned_cleaner(&sources, &ctx, observer)?;
+    let ctx = ctx.with_cleaner(cleaner);
 
     let (output, earlier_summary) = match &earlier {
         Some(published) => {
@@ -245,7 +236,7 @@ struct BuildFiles {
 impl BuildFiles {
     /// Empty files, or with `append` the copies of the published build's files in `staging`.
     fn open(staging: &Path, append: bool, ctx: &PageContext<'_>) -> Result<BuildFiles, BuildError> {
-        let config = ctx.config;
+        let config = ctx.config();
         let text_file = |name: &str| -> Result<BufWriter<File>, BuildError> {
             let path = staging.join(name);
             OpenOptions::new()
@@ -261,7 +252,7 @@ impl BuildFiles {
         let signatures_path = staging.join(SIGNATURES_FILE);
         let seen_path = staging.join(SEEN_URLS_FILE);
         let (indexes, detector, signatures, seen_urls) = if append {
-            let detector = load_detector(&signatures_path, ctx.signer.kind(), &config.replicas)?;
+            let detector = load_detector(&signatures_path, ctx.signer().kind(), &config.replicas)?;
             (
                 IndexSet::open(staging, memory, threads)?,
                 detector,
@@ -271,7 +262,7 @@ impl BuildFiles {
         } else {
             (
                 IndexSet::create(staging, memory, threads)?,
-                ReplicaDetector::new(ctx.signer.kind(), &config.replicas),
+                ReplicaDetector::new(ctx.signer().kind(), &config.replicas),
                 SignatureWriter::create(&signatures_path, &config.replicas)?,
                 SeenUrls::create(&seen_path)?,
             )
@@ -313,7 +304,7 @@ fn write_build(
     observer: &dyn BuildObserver,
     mut shard: Option<ShardWriter>,
 ) -> Result<BuildSummary, BuildError> {
-    let config = ctx.config;
+    let config = ctx.config();
     let staging = &output.staging;
     let write_error = |name: &str| {
         let path = staging.join(name).display().to_string();
@@ -477,11 +468,11 @@ pub fn learned_cleaner(
     ctx: &PageContext<'_>,
     observer: &dyn BuildObserver,
 ) -> Result<Cleaner, BuildError> {
-    let mut cleaner = Cleaner::from_config(ctx.config)?;
+    let mut cleaner = Cleaner::from_config(ctx.config())?;
     if !cleaner.learns_from_sites() {
         return Ok(cleaner);
     }
-    let batch_size = ctx.config.input.batch_size.max(1);
+    let batch_size = ctx.config().input.batch_size.max(1);
     let mut batch: Vec<RawPage> = Vec::with_capacity(batch_size);
     let observe = |batch: &mut Vec<RawPage>, cleaner: &mut Cleaner| {
         let trees: Vec<_> = batch.par_iter().map(|page| (site_of(&page.url), ctx.tag_tree(page).0)).collect();
@@ -491,7 +482,7 @@ pub fn learned_cleaner(
         batch.clear();
     };
     let counter = ByteCounter::default();
-    let Ok(()) = read_batches::<std::convert::Infallible>(sources, &ctx.config.input, &counter, &mut |_, events| {
+    let Ok(()) = read_batches::<std::convert::Infallible>(sources, &ctx.config().input, &counter, &mut |_, events| {
         for event in events {
             match event {
                 InputEvent::Page(page) => batch.push(page),
@@ -520,15 +511,19 @@ pub fn stop_words_of(
     observer: &dyn BuildObserver,
 ) -> Result<(StopWords, usize), BuildError> {
     let sources = inputs.iter().map(|p| Source::from_path(p)).collect::<Result<Vec<_>, _>>()?;
-    Ok(learn_stop_words(&sources, config, observer))
+    learn_stop_words(&sources, config, observer)
 }
 
 /// The first pass: document frequencies over a sample from the start of the input. Returns
 /// the list and the number of pages sampled.
-fn learn_stop_words(sources: &[Source], config: &Config, observer: &dyn BuildObserver) -> (StopWords, usize) {
+fn learn_stop_words(
+    sources: &[Source],
+    config: &Config,
+    observer: &dyn BuildObserver,
+) -> Result<(StopWords, usize), BuildError> {
     let wanted = config.stop_words.sample_pages;
     if wanted == 0 {
-        return (StopWords::generic(), 0);
+        return Ok((StopWords::generic(), 0));
     }
     let mut sample: Vec<RawPage> = Vec::new();
     let counter = ByteCounter::default();
@@ -547,8 +542,11 @@ fn learn_stop_words(sources: &[Source], config: &Config, observer: &dyn BuildObs
         }
     }
     let generic = StopWords::generic();
-    let ctx = PageContext::new(config, &generic);
+    let ctx = PageContext::new(config, &generic)?;
     let documents: Vec<HashSet<String>> = sample.par_iter().map(|page| distinct_terms(page, &ctx)).collect();
     let sampled = documents.len();
-    (StopWords::learn(documents, config.stop_words.max_document_frequency, config.stop_words.min_sample_pages), sampled)
+    Ok((
+        StopWords::learn(documents, config.stop_words.max_document_frequency, config.stop_words.min_sample_pages),
+        sampled,
+    ))
 }

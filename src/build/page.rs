@@ -1,52 +1,109 @@
 //! One page through the pipeline: decode → tag tree → block weights → page type → topic
 //! content → DocView → fingerprints. Pure and thread-safe: pages are processed in parallel.
 
+use std::borrow::Cow;
 use std::collections::{HashMap, HashSet};
 
-use crate::classify::{Model, default_model};
-use crate::clean::{Cleaner, block_weights, site_of, term_frequencies};
-use crate::config::Config;
+use crate::classify::{ClassifyError, Model, default_model};
+use crate::clean::{Cleaner, CleanerError, block_weights, site_of, term_frequencies};
+use crate::config::{ClassifierChoice, Config};
 use crate::decode::decode;
 use crate::docview::{DocView, IntegrationInput, integrate};
 use crate::input::{RawPage, SkipReason, Skipped};
-use crate::replicas::{
-    DetectorKind, NearSignature, PageFingerprints, Signer, exact_fingerprint, keyword_fingerprint, to_hex,
-};
+use crate::replicas::{NearSignature, PageFingerprints, Signer, exact_fingerprint, keyword_fingerprint, to_hex};
 use crate::tagtree::{BlockType, TagTree, build_tag_tree};
 use crate::text::StopWords;
 
-/// What every page of a build shares.
+/// What every page of a build shares: the configuration, the stop words, the cleaner, the
+/// replica signer and the classifier, each the one the configuration names. A cleaner or a
+/// model that cannot be loaded is an error here, never a silent substitute.
 pub struct PageContext<'a> {
-    pub config: &'a Config,
-    pub stop_words: &'a StopWords,
-    pub weighty_tags: HashSet<String>,
-    /// The cleaner; a build replaces the default with one that has done its learning pass.
-    pub cleaner: Cleaner,
-    pub signer: Signer,
+    config: &'a Config,
+    stop_words: &'a StopWords,
+    weighty_tags: HashSet<String>,
+    cleaner: Cleaner,
+    signer: Signer,
     /// The content classifier (§6); `None` leaves records unclassified.
-    pub classifier: Option<&'a Model>,
+    classifier: Option<Cow<'a, Model>>,
+}
+
+/// The configuration names a cleaner or a classifier that cannot be loaded.
+#[derive(Debug, thiserror::Error)]
+pub enum PageContextError {
+    #[error(transparent)]
+    Cleaner(#[from] CleanerError),
+    #[error(transparent)]
+    Classifier(#[from] ClassifyError),
+}
+
+impl From<PageContextError> for crate::clean::CleanerError {
+    /// For callers that report cleaner errors only: a classifier that cannot be loaded is
+    /// named by its setting.
+    fn from(error: PageContextError) -> Self {
+        match error {
+            PageContextError::Cleaner(e) => e,
+            PageContextError::Classifier(e) => {
+                crate::clean::CleanerError { path: "classify.model".into(), message: e.to_string() }
+            }
+        }
+    }
 }
 
 impl<'a> PageContext<'a> {
-    pub fn new(config: &'a Config, stop_words: &'a StopWords) -> PageContext<'a> {
-        PageContext {
+    /// The context `config` describes: its cleaner (before any learning pass: see
+    /// [`PageContext::with_cleaner`]), its replica detector's signer, and its classifier (the
+    /// built-in model, a model file, or none with `classify.model = "off"`).
+    pub fn new(config: &'a Config, stop_words: &'a StopWords) -> Result<PageContext<'a>, PageContextError> {
+        let classifier = match &config.classify.model {
+            ClassifierChoice::BuiltIn => Some(Cow::Borrowed(default_model()?)),
+            ClassifierChoice::Off => None,
+            ClassifierChoice::File(path) => Some(Cow::Owned(Model::from_file(path)?)),
+        };
+        Ok(PageContext {
             config,
             stop_words,
             weighty_tags: config.block_weight.forces.keys().cloned().collect(),
-            // Validated with the config; a cleaner whose model cannot be loaded falls back to the
-            // default here, while `build` constructs it itself and reports the error.
-            cleaner: Cleaner::from_config(config).unwrap_or_else(|_| Cleaner::docview()),
-            signer: Signer::new(
-                DetectorKind::from_name(&config.replicas.detector).unwrap_or(DetectorKind::DocView),
-                &config.replicas,
-            ),
-            // The built-in model unless the configuration names another (which the caller
-            // loads and sets, as `build` does) or turns classification off.
-            classifier: match config.classify.model.as_str() {
-                "off" => None,
-                _ => default_model().ok(),
-            },
-        }
+            cleaner: Cleaner::from_config(config)?,
+            signer: Signer::new(config.replicas.detector, &config.replicas),
+            classifier,
+        })
+    }
+
+    /// The same context with this cleaner: one that has done its learning pass over the
+    /// input (`learned_cleaner`), or another kind to compare.
+    pub fn with_cleaner(self, cleaner: Cleaner) -> PageContext<'a> {
+        PageContext { cleaner, ..self }
+    }
+
+    /// The same context without a classifier: records get no code (reading labelled pages
+    /// needs the topic content only).
+    pub fn without_classifier(self) -> PageContext<'a> {
+        PageContext { classifier: None, ..self }
+    }
+
+    pub fn config(&self) -> &'a Config {
+        self.config
+    }
+
+    pub fn stop_words(&self) -> &'a StopWords {
+        self.stop_words
+    }
+
+    /// The tags `block_weight.forces` names: weighty whatever their share of the page.
+    pub fn weighty_tags(&self) -> &HashSet<String> {
+        &self.weighty_tags
+    }
+
+    pub fn cleaner(&self) -> &Cleaner {
+        &self.cleaner
+    }
+
+    pub fn signer(&self) -> &Signer {
+        &self.signer
+    }
+
+    pub fn classifier(&self) -> Option<&Model> {
+        self.classifier.as_deref()
     }
 
     /// Decodes a page and builds its tag tree.
@@ -79,9 +136,9 @@ pub fn process_page(raw: RawPage, ctx: &PageContext<'_>) -> Result<ProcessedPage
         });
     }
     let (tree, encoding) = ctx.tag_tree(&raw);
-    let config = ctx.config;
+    let config = ctx.config();
     let weights = block_weights(&tree, &config.block_weight);
-    let content = ctx.cleaner.clean(&site_of(&raw.url), &tree, &weights, config);
+    let content = ctx.cleaner().clean(&site_of(&raw.url), &tree, &weights, config);
     if content.page_type == BlockType::Empty {
         return Err(Skipped {
             origin: raw.origin,
@@ -94,12 +151,12 @@ pub fn process_page(raw: RawPage, ctx: &PageContext<'_>) -> Result<ProcessedPage
         tree: &tree,
         content: &content,
         weights: &weights,
-        stop_words: ctx.stop_words,
+        stop_words: ctx.stop_words(),
         http_language: raw.http_language.as_deref(),
     };
     let integrated = integrate(&input, &config.docview);
     let mut record = integrated.record;
-    if let Some(model) = ctx.classifier {
+    if let Some(model) = ctx.classifier() {
         // §6: the category comes from the topic content, the page without its template noise.
         if let Some(prediction) = model.classify_text(&record.topic_content) {
             if prediction.confidence >= config.classify.min_confidence {
@@ -155,7 +212,7 @@ fn page_fingerprints(
     let exact = exact_fingerprint(&record.topic_content)
         .and_then(|_| exact_fingerprint(&format!("{}\n{}", record.title, record.topic_content)));
     let near = if record.page_type == BlockType::Topic {
-        ctx.signer.sign(&terms_in_order(tree, nodes), tf)
+        ctx.signer().sign(&terms_in_order(tree, nodes), tf)
     } else {
         NearSignature::None
     };

@@ -150,7 +150,7 @@ pub fn holdout(
     Ok(EvalResult {
         set: set.to_string(),
         protocol: "train on dev.txt, test on test.txt".into(),
-        algorithm: config.algorithm.clone(),
+        algorithm: config.algorithm.name().to_string(),
         train_documents: train_texts.len(),
         test_documents: test_texts.len(),
         accuracy: s.accuracy,
@@ -200,7 +200,7 @@ pub fn cross_validate(
     Ok(EvalResult {
         set: set.to_string(),
         protocol: format!("{folds}-fold cross-validation"),
-        algorithm: config.algorithm.clone(),
+        algorithm: config.algorithm.name().to_string(),
         train_documents,
         test_documents,
         accuracy,

@@ -32,6 +32,18 @@ pub struct FeatureSettings {
     pub skip_stop_words: bool,
 }
 
+impl crate::config::ClassifyConfig {
+    /// The feature settings a model trained with this configuration records.
+    pub fn feature_settings(&self) -> FeatureSettings {
+        FeatureSettings {
+            hash_bits: self.hash_bits,
+            word_bigrams: self.word_bigrams,
+            cjk_char_ngrams: self.cjk_char_ngrams,
+            skip_stop_words: self.skip_stop_words,
+        }
+    }
+}
+
 /// A sparse vector: (bucket, value) sorted by bucket, buckets distinct.
 pub type SparseVector = Vec<(u32, f32)>;
 

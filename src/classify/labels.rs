@@ -35,9 +35,10 @@ fn io_error(path: &Path) -> impl FnOnce(std::io::Error) -> ClassifyError + '_ {
 /// Reads a labels file or folder; URLs are looked up in the crawl `pages`.
 pub fn read_labels(path: &Path, pages: &[PathBuf], config: &Config) -> Result<Vec<LabelledText>, ClassifyError> {
     let stop_words = StopWords::generic();
-    let mut ctx = PageContext::new(config, &stop_words);
     // Training needs the topic content only.
-    ctx.classifier = None;
+    let ctx = PageContext::new(config, &stop_words)
+        .map_err(|e| ClassifyError::Labels { origin: path.display().to_string(), message: e.to_string() })?
+        .without_classifier();
     if path.is_dir() { read_folder(path, &ctx) } else { read_file(path, pages, &ctx) }
 }
 
@@ -111,7 +112,7 @@ fn read_file(path: &Path, pages: &[PathBuf], ctx: &PageContext<'_>) -> Result<Ve
                 .map_err(|e| ClassifyError::Labels { origin: input.display().to_string(), message: e.to_string() })?;
             let mut found: Vec<RawPage> = Vec::new();
             source
-                .visit_with(&ctx.config.input.read_options(), &counter, &mut |event| {
+                .visit_with(&ctx.config().input.read_options(), &counter, &mut |event| {
                     if let InputEvent::Page(raw) = event {
                         if wanted.contains_key(raw.url.as_str()) {
                             found.push(raw);

@@ -35,36 +35,7 @@ pub enum Weighting {
     TfIdf,
 }
 
-/// The learning algorithm a model was trained with.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]
-#[serde(rename_all = "kebab-case")]
-pub enum Algorithm {
-    /// Multinomial Naive Bayes with additive smoothing.
-    NaiveBayes,
-    /// One-vs-rest linear SVM (squared hinge loss, L2), on sublinear tf-idf.
-    LinearSvm,
-    /// The SVM over inputs scaled by Naive Bayes log-count ratios (Wang & Manning 2012).
-    NbSvm,
-    /// NB-SVM and multinomial Naive Bayes, their calibrated probabilities averaged: the two
-    /// err on different texts (the SVM on margins of a few strong features, NB on the sum
-    /// of many weak ones), and the mean beats either on THUCNews dev and AG News (README).
-    #[serde(rename = "nb-svm+nb")]
-    NbSvmPlusNb,
-}
-
-impl Algorithm {
-    pub const NAMES: &'static [&'static str] = &["naive-bayes", "linear-svm", "nb-svm", "nb-svm+nb"];
-
-    pub fn from_name(name: &str) -> Option<Algorithm> {
-        match name {
-            "naive-bayes" => Some(Algorithm::NaiveBayes),
-            "linear-svm" => Some(Algorithm::LinearSvm),
-            "nb-svm" => Some(Algorithm::NbSvm),
-            "nb-svm+nb" => Some(Algorithm::NbSvmPlusNb),
-            _ => None,
-        }
-    }
-}
+pub use crate::config::Algorithm;
 
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
 struct Header {

@@ -39,47 +39,7 @@ use crate::tagtree::TagTree;
 use mountain_model::{RidgeModel, clean_mountain};
 use site_style_tree::SiteStyleTrees;
 
-/// The cleaners `--cleaner` can name.
-#[derive(Debug, Clone, Copy, PartialEq, Eq)]
-pub enum CleanerKind {
-    DocView,
-    DocViewPaper,
-    /// Satisfiable sub-tree heuristics (Qi & Sun): [`satisfiable_subtree`].
-    Satisfiable,
-    /// HTML tag priority blocks (Kabir, Kabir & Amin): [`tag_priority_blocks`].
-    Pab,
-    /// The Site Style Tree of Yi, Liu & Li ([`site_style_tree`]).
-    SiteStyleTree,
-    /// The Mountain Model of Bing et al. ([`mountain_model`]).
-    Mountain,
-}
-
-impl CleanerKind {
-    pub const NAMES: &'static [&'static str] = &["docview", "docview-paper", "sst", "satisfiable", "pab", "mountain"];
-
-    pub fn from_name(name: &str) -> Option<CleanerKind> {
-        match name {
-            "docview" => Some(CleanerKind::DocView),
-            "docview-paper" => Some(CleanerKind::DocViewPaper),
-            "satisfiable" => Some(CleanerKind::Satisfiable),
-            "pab" => Some(CleanerKind::Pab),
-            "sst" => Some(CleanerKind::SiteStyleTree),
-            "mountain" => Some(CleanerKind::Mountain),
-            _ => None,
-        }
-    }
-
-    pub fn name(self) -> &'static str {
-        match self {
-            CleanerKind::DocView => "docview",
-            CleanerKind::DocViewPaper => "docview-paper",
-            CleanerKind::Satisfiable => "satisfiable",
-            CleanerKind::Pab => "pab",
-            CleanerKind::SiteStyleTree => "sst",
-            CleanerKind::Mountain => "mountain",
-        }
-    }
-}
+pub use crate::config::CleanerKind;
 
 /// A cleaner that cannot start (a model file that cannot be read).
 #[derive(Debug, thiserror::Error)]
@@ -124,18 +84,9 @@ impl Cleaner {
         Ok(Cleaner { kind, site_style_trees: Arc::new(SiteStyleTrees::new(&config.sst)), ridge_model })
     }
 
-    /// The default cleaner, which needs nothing to start.
-    pub fn docview() -> Cleaner {
-        Cleaner { kind: CleanerKind::DocView, site_style_trees: Arc::default(), ridge_model: None }
-    }
-
     /// The cleaner named by `config.cleaning.cleaner`.
     pub fn from_config(config: &Config) -> Result<Cleaner, CleanerError> {
-        let kind = CleanerKind::from_name(&config.cleaning.cleaner).ok_or_else(|| CleanerError {
-            path: "cleaning.cleaner".into(),
-            message: format!("unknown cleaner; use one of {:?}", CleanerKind::NAMES),
-        })?;
-        Cleaner::new(kind, config)
+        Cleaner::new(config.cleaning.cleaner, config)
     }
 
     pub fn kind(&self) -> CleanerKind {

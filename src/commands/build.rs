@@ -1,7 +1,7 @@
 use std::io::IsTerminal;
 
 use indexer::build::{BuildMode, BuildOptions, BuildSummary, build_with_options};
-use indexer::clean::CleanerKind;
+use indexer::config::{ClassifierChoice, CleanerKind, DetectorKind};
 use indicatif::{ProgressBar, ProgressStyle};
 
 use crate::commands::prelude::*;
@@ -55,16 +55,16 @@ pub struct BuildArgs {
     #[arg(long, value_name = "FILE")]
     pub config: Option<PathBuf>,
     /// The page cleaner.
-    #[arg(long, value_parser = clap::builder::PossibleValuesParser::new(CleanerKind::NAMES))]
-    pub cleaner: Option<String>,
+    #[arg(long, value_parser = cleaner_parser())]
+    pub cleaner: Option<CleanerKind>,
     /// A classifier model file (`indexer classify train`) for the content classification
     /// code of every record [default: the built-in model, the paper's 12 categories]; `off`
     /// leaves records unclassified.
     #[arg(long, value_name = "MODEL")]
     pub classifier: Option<String>,
     /// The near-replica detector (`off`: exact copies only). See README.
-    #[arg(long, value_parser = clap::builder::PossibleValuesParser::new(indexer::replicas::DetectorKind::NAMES))]
-    pub replicas: Option<String>,
+    #[arg(long, value_parser = detector_parser())]
+    pub replicas: Option<DetectorKind>,
     /// Worker threads (default: all cores).
     #[arg(long, value_name = "N")]
     pub threads: Option<usize>,
@@ -99,7 +99,7 @@ pub fn run(args: BuildArgs) -> Result<ExitCode> {
         config.replicas.detector = replicas;
     }
     if let Some(classifier) = args.classifier {
-        config.classify.model = classifier;
+        config.classify.model = ClassifierChoice::from(classifier);
     }
     if !args.accept.is_empty() {
         config.input.accept = args.accept;

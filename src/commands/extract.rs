@@ -25,8 +25,8 @@ pub struct ExtractArgs {
     #[arg(long, value_name = "FILE")]
     pub config: Option<PathBuf>,
     /// The page cleaner.
-    #[arg(long, value_parser = clap::builder::PossibleValuesParser::new(CleanerKind::NAMES))]
-    pub cleaner: Option<String>,
+    #[arg(long, value_parser = cleaner_parser())]
+    pub cleaner: Option<CleanerKind>,
     /// Keep the headline as the text's first line. By default the text is the body, as
     /// article extractors write it, and the headline goes to manifest.tsv's `headline`
     /// column (a build indexes it with the topic content either way).

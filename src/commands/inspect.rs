@@ -9,8 +9,8 @@ pub struct InspectArgs {
     /// The page's URL (resolves its links).
     #[arg(long)]
     pub url: Option<String>,
-    #[arg(long, value_parser = clap::builder::PossibleValuesParser::new(CleanerKind::NAMES))]
-    pub cleaner: Option<String>,
+    #[arg(long, value_parser = cleaner_parser())]
+    pub cleaner: Option<CleanerKind>,
     /// Print the tag tree outline too.
     #[arg(long)]
     pub tree: bool,
@@ -28,7 +28,7 @@ pub fn run(args: InspectArgs) -> Result<ExitCode> {
     let bytes = std::fs::read(&args.file).with_context(|| format!("cannot read {}", args.file.display()))?;
     let url = args.url.unwrap_or_else(|| format!("file://{}", args.file.display()));
     let stop_words = StopWords::generic();
-    let ctx = PageContext::new(&config, &stop_words);
+    let ctx = PageContext::new(&config, &stop_words)?;
     let raw = RawPage { url, origin: args.file.display().to_string(), bytes, http_charset: None, http_language: None };
     if args.tree {
         let (tree, _) = ctx.tag_tree(&raw);

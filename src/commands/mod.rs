@@ -17,7 +17,9 @@ pub mod stop_words;
 use std::collections::HashMap;
 use std::sync::Mutex;
 
+use clap::builder::{PossibleValuesParser, TypedValueParser};
 use indexer::build::BuildObserver;
+use indexer::config::{CleanerKind, DetectorKind};
 use indexer::input::{SkipReason, Skipped};
 use indicatif::ProgressBar;
 
@@ -33,7 +35,18 @@ pub mod prelude {
     pub use clap::{Args, Subcommand};
     pub use indexer::config::Config;
 
-    pub use super::{CliObserver, DEFAULT_DIR, DirArg, command_line, load_config};
+    pub use super::{CliObserver, DEFAULT_DIR, DirArg, cleaner_parser, command_line, detector_parser, load_config};
+}
+
+/// `--cleaner NAME`: one of `CleanerKind::NAMES` (listed by `--help`), parsed here once.
+pub fn cleaner_parser() -> impl TypedValueParser<Value = CleanerKind> {
+    PossibleValuesParser::new(CleanerKind::NAMES).try_map(|name| CleanerKind::from_name(&name).ok_or("unknown cleaner"))
+}
+
+/// `--replicas NAME`: one of `DetectorKind::NAMES`, parsed here once.
+pub fn detector_parser() -> impl TypedValueParser<Value = DetectorKind> {
+    PossibleValuesParser::new(DetectorKind::NAMES)
+        .try_map(|name| DetectorKind::from_name(&name).ok_or("unknown detector"))
 }
 
 /// The build folder when --dir is not given.

@@ -20,7 +20,7 @@ use std::time::Instant;
 
 use serde::Serialize;
 
-use crate::build::PageContext;
+use crate::build::{PageContext, PageContextError};
 use crate::clean::{Cleaner, CleanerKind, HeadlinePlacement, block_weights, site_of};
 use crate::config::Config;
 use crate::input::RawPage;
@@ -252,10 +252,13 @@ pub fn evaluate_cleaner_held_out(
     headline: HeadlinePlacement,
 ) -> Result<CleanScore, CleanEvalError> {
     let mut config = Config::default();
-    config.cleaning.cleaner = cleaner.name().to_string();
+    config.cleaning.cleaner = cleaner;
     let stop_words = StopWords::generic();
-    let mut ctx = PageContext::new(&config, &stop_words);
     let cleaner_error = |e: crate::clean::CleanerError| CleanEvalError { path: e.path, message: e.message };
+    let ctx = PageContext::new(&config, &stop_words).map_err(|e| match e {
+        PageContextError::Cleaner(e) => cleaner_error(e),
+        PageContextError::Classifier(e) => CleanEvalError { path: "classify.model".into(), message: e.to_string() },
+    })?;
     let mut trained_on: HashSet<String> = HashSet::new();
     for kind in std::iter::once(&cleaner).chain(held_out_of) {
         trained_on.extend(Cleaner::new(*kind, &config).map_err(cleaner_error)?.training_pages().iter().cloned());
@@ -267,20 +270,21 @@ pub fn evaluate_cleaner_held_out(
     // process) is loaded before the clock starts.
     crate::text::load_dictionary();
     let started = Instant::now();
-    ctx.cleaner = Cleaner::new(cleaner, &config).map_err(cleaner_error)?;
-    if ctx.cleaner.learns_from_sites() {
+    let mut learning = Cleaner::new(cleaner, &config).map_err(cleaner_error)?;
+    if learning.learns_from_sites() {
         for page in &raw {
             let (tree, _) = ctx.tag_tree(page);
-            ctx.cleaner.observe(&site_of(&page.url), &tree);
+            learning.observe(&site_of(&page.url), &tree);
         }
-        ctx.cleaner.finish_learning();
+        learning.finish_learning();
     }
+    let ctx = ctx.with_cleaner(learning);
     let outputs: Vec<String> = raw
         .iter()
         .map(|page| {
             let (tree, _) = ctx.tag_tree(page);
             let weights = block_weights(&tree, &config.block_weight);
-            ctx.cleaner.clean(&site_of(&page.url), &tree, &weights, &config).text_with(&tree, headline)
+            ctx.cleaner().clean(&site_of(&page.url), &tree, &weights, &config).text_with(&tree, headline)
         })
         .collect();
     let seconds = started.elapsed().as_secs_f64();

@@ -123,10 +123,19 @@ pub fn sources_of(inputs: &[std::path::PathBuf]) -> Result<Vec<Source>, InputErr
     Ok(sources)
 }
 
+/// An input that cannot be read, or a cleaner that cannot be loaded.
+#[derive(Debug, thiserror::Error)]
+pub enum LanguageEvalError {
+    #[error(transparent)]
+    Input(#[from] InputError),
+    #[error(transparent)]
+    Context(#[from] crate::build::PageContextError),
+}
+
 /// Identifies every page of `sources`; see the module documentation.
-pub fn evaluate_languages(sources: &[Source], config: &Config) -> Result<LanguageEval, InputError> {
+pub fn evaluate_languages(sources: &[Source], config: &Config) -> Result<LanguageEval, LanguageEvalError> {
     let stop_words = crate::text::StopWords::generic();
-    let ctx = PageContext::new(config, &stop_words);
+    let ctx = PageContext::new(config, &stop_words)?;
     crate::text::load_dictionary();
     let mut eval = LanguageEval::default();
     let (mut identify_time, mut clean_time) = (Duration::ZERO, Duration::ZERO);
@@ -140,7 +149,7 @@ pub fn evaluate_languages(sources: &[Source], config: &Config) -> Result<Languag
             let started = Instant::now();
             let (tree, _) = ctx.tag_tree(&raw);
             let weights = block_weights(&tree, &config.block_weight);
-            let content = ctx.cleaner.clean(&site_of(&raw.url), &tree, &weights, config);
+            let content = ctx.cleaner().clean(&site_of(&raw.url), &tree, &weights, config);
             let topic = content.text(&tree);
             clean_time += started.elapsed();
             let started = Instant::now();

@@ -143,6 +143,8 @@ pub struct ReplicaReport {
 pub enum ReplicaEvalError {
     #[error(transparent)]
     Input(#[from] InputError),
+    #[error(transparent)]
+    Context(#[from] crate::build::PageContextError),
     #[error("{path}: {message}")]
     Data { path: String, message: String },
 }
@@ -185,13 +187,13 @@ fn load_pages(input: &Path, config: &Config) -> Result<Vec<EvalPage>, ReplicaEva
         true
     })?;
     let stop_words = StopWords::generic();
-    let ctx = PageContext::new(config, &stop_words);
+    let ctx = PageContext::new(config, &stop_words)?;
     Ok(raw
         .par_iter()
         .map(|page| {
             let (tree, _) = ctx.tag_tree(page);
             let weights = block_weights(&tree, &config.block_weight);
-            let content = ctx.cleaner.clean(&site_of(&page.url), &tree, &weights, config);
+            let content = ctx.cleaner().clean(&site_of(&page.url), &tree, &weights, config);
             let all: Vec<usize> = (0..tree.nodes.len()).collect();
             let topic_text = content.text(&tree);
             let topic = text_of(

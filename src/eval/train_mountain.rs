@@ -49,7 +49,7 @@ pub fn training_half(set: &GoldSet) -> Vec<&GoldPage> {
 /// The labelled ridges of one page.
 pub fn labelled_ridges(ctx: &PageContext<'_>, page: &GoldPage) -> Vec<(Vec<f64>, bool)> {
     let (tree, _) = ctx.tag_tree(&page.raw_page());
-    let config = &ctx.config.mountain;
+    let config = &ctx.config().mountain;
     let mountain = Mountain::of(&tree, config);
     let gold = score_tokens(&page.gold);
     mountain
@@ -73,7 +73,8 @@ pub fn train_mountain(
     config: &Config,
 ) -> Result<(RidgeModel, Vec<SetSummary>), CleanEvalError> {
     let stop_words = StopWords::generic();
-    let ctx = PageContext::new(config, &stop_words);
+    let ctx = PageContext::new(config, &stop_words)
+        .map_err(|e| CleanEvalError { path: "configuration".into(), message: e.to_string() })?;
     let mut examples = Vec::new();
     let mut training_pages = Vec::new();
     let mut summaries = Vec::new();
@@ -167,7 +168,7 @@ mod tests {
     fn ridges_are_labelled_by_their_share_of_gold_tokens() {
         let config = Config::default();
         let stop_words = StopWords::generic();
-        let ctx = PageContext::new(&config, &stop_words);
+        let ctx = PageContext::new(&config, &stop_words).unwrap();
         let story = "The terns came back to the bay this spring, after ten years away. Counts rose fast. \
                      Volunteers, who watched the colony daily, counted three hundred nests; most held eggs.";
         let menu: String = ["Home", "World", "Sports", "Science", "Arts", "Travel", "Food", "Opinion"]

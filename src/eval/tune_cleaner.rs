@@ -276,6 +276,8 @@ fn named(values: &[f64]) -> Vec<(String, f64)> {
 /// Loads and parses the training sets (every page once, in parallel).
 fn load(sets: &[GoldSetConfig], config: &Config, options: TuneOptions) -> Result<Tuner, CleanEvalError> {
     let stop_words = StopWords::generic();
+    let ctx = PageContext::new(config, &stop_words)
+        .map_err(|e| CleanEvalError { path: "configuration".into(), message: e.to_string() })?;
     let mut names = Vec::new();
     let mut pages = Vec::new();
     for (index, set_config) in sets.iter().enumerate() {
@@ -287,20 +289,17 @@ fn load(sets: &[GoldSetConfig], config: &Config, options: TuneOptions) -> Result
         let parsed: Vec<TrainingPage> = set
             .pages
             .par_iter()
-            .map_init(
-                || PageContext::new(config, &stop_words),
-                |ctx, page| {
-                    let (tree, _) = ctx.tag_tree(&page.raw_page());
-                    let weights = block_weights(&tree, &config.block_weight);
-                    TrainingPage {
-                        set: index,
-                        fold: fold_of(&site_of(&page.url), options.folds),
-                        tree,
-                        weights,
-                        gold: score_tokens(&page.gold),
-                    }
-                },
-            )
+            .map(|page| {
+                let (tree, _) = ctx.tag_tree(&page.raw_page());
+                let weights = block_weights(&tree, &config.block_weight);
+                TrainingPage {
+                    set: index,
+                    fold: fold_of(&site_of(&page.url), options.folds),
+                    tree,
+                    weights,
+                    gold: score_tokens(&page.gold),
+                }
+            })
             .collect();
         pages.extend(parsed);
     }

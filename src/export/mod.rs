@@ -40,6 +40,8 @@ pub enum ExportError {
     Index(#[from] IndexError),
     #[error(transparent)]
     Input(#[from] InputError),
+    #[error(transparent)]
+    Context(#[from] crate::build::PageContextError),
     #[error("{path}: {source}")]
     Io { path: String, source: std::io::Error },
     #[error("{path}, line {line}: not a DocView record ({message}); rebuild it")]
@@ -169,9 +171,11 @@ fn export_with_bodies(
     }
 
     // The build's own parameters (its config.toml), so that pages are parsed as it did.
-    let config = Config::from_toml_file(&build.join("config.toml")).unwrap_or_default();
+    let mut config = Config::from_toml_file(&build.join("config.toml")).unwrap_or_default();
+    // Export reads the pages' visible text only: no model is loaded.
+    config.classify.model = crate::config::ClassifierChoice::Off;
     let stop_words = StopWords::generic();
-    let ctx = PageContext::new(&config, &stop_words);
+    let ctx = PageContext::new(&config, &stop_words)?;
     let mut records = File::open(&path).map_err(io_error(&path))?;
     let mut summary = ExportSummary::default();
     let mut batch: Vec<RawPage> = Vec::with_capacity(BATCH);

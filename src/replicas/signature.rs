@@ -12,41 +12,7 @@ use gaoya::simhash::{SimHash, SimSipHasher64};
 use super::fingerprint::{Fingerprint, keyword_fingerprint};
 use crate::config::ReplicaConfig;
 
-/// Which near-replica detector.
-#[derive(Debug, Clone, Copy, PartialEq, Eq)]
-pub enum DetectorKind {
-    /// The keyword MD5 fingerprint of §5: equal fingerprints are replicas.
-    DocView,
-    /// MinHash over word shingles: estimated Jaccard ≥ `minhash_threshold`.
-    MinHash,
-    /// SimHash over word shingles: Hamming distance ≤ `simhash_max_distance`.
-    SimHash,
-    /// Exact copies only.
-    Off,
-}
-
-impl DetectorKind {
-    pub const NAMES: &'static [&'static str] = &["docview", "minhash", "simhash", "off"];
-
-    pub fn from_name(name: &str) -> Option<DetectorKind> {
-        match name {
-            "docview" => Some(DetectorKind::DocView),
-            "minhash" => Some(DetectorKind::MinHash),
-            "simhash" => Some(DetectorKind::SimHash),
-            "off" => Some(DetectorKind::Off),
-            _ => None,
-        }
-    }
-
-    pub fn name(self) -> &'static str {
-        match self {
-            DetectorKind::DocView => "docview",
-            DetectorKind::MinHash => "minhash",
-            DetectorKind::SimHash => "simhash",
-            DetectorKind::Off => "off",
-        }
-    }
-}
+pub use crate::config::DetectorKind;
 
 /// A page's near-replica signature.
 #[derive(Debug, Clone, PartialEq, Eq, Default)]

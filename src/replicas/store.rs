@@ -282,7 +282,7 @@ mod tests {
         let dir = tempfile::tempdir().unwrap();
         let path = dir.path().join(SIGNATURES_FILE);
         for kind in [DetectorKind::MinHash, DetectorKind::DocView, DetectorKind::SimHash, DetectorKind::Off] {
-            let config = ReplicaConfig { detector: kind.name().to_string(), ..ReplicaConfig::default() };
+            let config = ReplicaConfig { detector: kind, ..ReplicaConfig::default() };
             let signer = Signer::new(kind, &config);
             let page = |exact: u8, prefix: &str| {
                 let terms = words(prefix);

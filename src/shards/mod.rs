@@ -397,7 +397,7 @@ mod tests {
         use crate::text::StopWords;
         let config = Config::default();
         let stop_words = StopWords::generic();
-        let ctx = PageContext::new(&config, &stop_words);
+        let ctx = PageContext::new(&config, &stop_words).unwrap();
         let html = "<html><head><title>Glacier melt</title></head><body><div><h1>Glacier melt</h1>\
             <p>The glacier lost more ice this summer than in any year on record.</p></div></body></html>";
         let raw = RawPage {

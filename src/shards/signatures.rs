@@ -108,9 +108,9 @@ pub struct UnsupportedDetector {
 
 /// Checks that a shard build can be made with `config`.
 pub fn check_shard_config(config: &Config) -> Result<(), UnsupportedDetector> {
-    match DetectorKind::from_name(&config.replicas.detector) {
-        Some(DetectorKind::MinHash | DetectorKind::DocView | DetectorKind::Off) => Ok(()),
-        _ => Err(UnsupportedDetector { detector: config.replicas.detector.clone() }),
+    match config.replicas.detector {
+        DetectorKind::MinHash | DetectorKind::DocView | DetectorKind::Off => Ok(()),
+        DetectorKind::SimHash => Err(UnsupportedDetector { detector: config.replicas.detector.name().to_string() }),
     }
 }
 
@@ -130,7 +130,7 @@ impl ShardWriter {
             calculate_minhash_params(config.replicas.minhash_threshold, config.replicas.minhash_hashes);
         let manifest = ShardManifest {
             format: SHARD_FORMAT,
-            detector: config.replicas.detector.clone(),
+            detector: config.replicas.detector.name().to_string(),
             minhash_threshold: config.replicas.minhash_threshold,
             minhash_bands: bands,
             minhash_band_width: width,
@@ -208,7 +208,7 @@ mod tests {
     fn simhash_shards_are_refused_with_a_reason() {
         let mut config = Config::default();
         assert!(check_shard_config(&config).is_ok());
-        config.replicas.detector = "simhash".into();
+        config.replicas.detector = DetectorKind::SimHash;
         let error = check_shard_config(&config).unwrap_err();
         assert!(error.to_string().contains("not simhash"), "{error}");
     }

@@ -27,8 +27,8 @@ pub struct EvalCleanArgs {
     #[arg(long, value_name = "DIR", requires = "config")]
     pub report: Option<PathBuf>,
     /// The cleaner to score.
-    #[arg(long, default_value = "docview", value_parser = clap::builder::PossibleValuesParser::new(CleanerKind::NAMES))]
-    pub cleaner: String,
+    #[arg(long, default_value = "docview", value_parser = cleaner_parser())]
+    pub cleaner: CleanerKind,
     /// Score every cleaner.
     #[arg(long)]
     pub all: bool,
@@ -39,8 +39,8 @@ pub struct EvalCleanArgs {
     pub with_headline: bool,
     /// Also leave out the pages this cleaner's model was trained on (compare cleaners on the
     /// same held-out pages, e.g. --cleaner docview --held-out-of mountain).
-    #[arg(long, value_name = "CLEANER", value_parser = clap::builder::PossibleValuesParser::new(CleanerKind::NAMES))]
-    pub held_out_of: Option<String>,
+    #[arg(long, value_name = "CLEANER", value_parser = cleaner_parser())]
+    pub held_out_of: Option<CleanerKind>,
     /// One JSON object per cleaner and set (JSON Lines).
     #[arg(long)]
     pub json: bool,
@@ -52,10 +52,7 @@ pub fn run(args: EvalCleanArgs) -> Result<ExitCode> {
         (None, Some(html), Some(gold)) => GoldSource::Pair { html, gold },
         _ => bail!("give --html DIR --gold DIR, or --config eval/cleaning.toml"),
     };
-    let cleaner = match args.all {
-        true => None,
-        false => Some(CleanerKind::from_name(&args.cleaner).context("unknown cleaner")?),
-    };
+    let cleaner = if args.all { None } else { Some(args.cleaner) };
     let options = CleaningTableOptions {
         source,
         sets: args.sets,
@@ -63,7 +60,7 @@ pub fn run(args: EvalCleanArgs) -> Result<ExitCode> {
         report: args.report,
         cleaner,
         with_headline: args.with_headline,
-        held_out_of: args.held_out_of.as_deref().and_then(CleanerKind::from_name),
+        held_out_of: args.held_out_of,
         json: args.json,
         command: command_line(),
     };

@@ -28,8 +28,6 @@ use std::collections::BTreeMap;
 use std::io::Read;
 use std::path::Path;
 
-use serde::{Deserialize, Serialize};
-
 use super::{ByteCounter, CountingReader, InputError, InputEvent, RawPage, SkipReason, Skipped};
 use stream::Stream;
 
@@ -38,36 +36,20 @@ pub use http::charset_of_content_type;
 /// Room for the HTTP headers on top of the page cap.
 const HTTP_HEADER_ALLOWANCE: u64 = 64 * 1024;
 
-/// What a record's body may be to count as a page (`--accept`).
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, PartialOrd, Ord, Serialize, Deserialize, clap::ValueEnum)]
-#[serde(rename_all = "lowercase")]
-pub enum PageFormat {
-    /// `text/html`.
-    Html,
-    /// `application/xhtml+xml`.
-    Xhtml,
-    /// `text/plain` (never `robots.txt`).
-    Text,
-}
-
-impl PageFormat {
-    /// HTML and XHTML: what a search engine's index holds.
-    pub const DEFAULT: [PageFormat; 2] = [PageFormat::Html, PageFormat::Xhtml];
-
-    pub fn as_str(self) -> &'static str {
-        match self {
-            PageFormat::Html => "html",
-            PageFormat::Xhtml => "xhtml",
-            PageFormat::Text => "text",
-        }
-    }
-}
+pub use crate::config::PageFormat;
 
 /// How records become pages.
 #[derive(Debug, Clone)]
 pub struct ReadOptions {
     pub max_page_bytes: u64,
     pub accept: Vec<PageFormat>,
+}
+
+impl crate::config::InputConfig {
+    /// How the readers turn records into pages.
+    pub fn read_options(&self) -> ReadOptions {
+        ReadOptions { max_page_bytes: self.max_page_bytes, accept: self.accept.clone() }
+    }
 }
 
 impl ReadOptions {
