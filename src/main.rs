@@ -219,7 +219,8 @@ struct BenchArgs {
     #[arg(long, hide = true)]
     floor_run: bool,
     /// Also run whole builds of this other `indexer` executable (e.g. the previous version),
-    /// on the same pages and thread counts, for a before/after in one run.
+    /// on the same pages and thread counts, for a before/after in one run. It runs with its
+    /// own defaults (an older version refuses parameters it does not know), not --config.
     #[arg(long, value_name = "EXECUTABLE")]
     baseline: Option<PathBuf>,
     /// Internal: the floor run's parse, `rcdom`, `arena` or `tokenizer`.
