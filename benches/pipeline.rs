@@ -12,13 +12,13 @@ use std::time::Duration;
 use criterion::{BatchSize, Criterion, Throughput, criterion_group, criterion_main};
 
 use indexer::bench::floor::visible_text;
-use indexer::build::{PageContext, process_page};
 use indexer::clean::{block_weights, site_of};
 use indexer::config::Config;
 use indexer::decode::decode;
 use indexer::docview::{IntegrationInput, integrate};
 use indexer::index::{IndexSet, PageDocument};
 use indexer::input::{ByteCounter, InputEvent, RawPage, Source};
+use indexer::page::{PageContext, process_page};
 use indexer::tagtree::{parse_html, tag_tree_of};
 use indexer::text::StopWords;
 

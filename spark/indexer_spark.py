@@ -48,7 +48,7 @@ def read_order(record_counts, batch_size, parallel_files):
     `record_counts[s]` is the number of records of input s. The build keeps up to
     `parallel_files` inputs open and takes one batch of `batch_size` records from each in
     turn; an exhausted input's turn opens the next input at the end of the round (see
-    src/build/lanes.rs). Returns {(source, batch number): rank of the batch's first record}.
+    src/pipeline/lanes.rs). Returns {(source, batch number): rank of the batch's first record}.
     """
     batch_size, parallel_files = max(1, batch_size), max(1, parallel_files)
     waiting = iter(range(len(record_counts)))

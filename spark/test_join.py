@@ -45,7 +45,7 @@ def removed(rows, threshold=0.75):
 
 class ReadOrder(unittest.TestCase):
     def test_inputs_take_turns_by_batch_as_the_build_reads_them(self):
-        # As src/build/lanes.rs's test: input0 [0..3] [3]; input1 [0..2]; input2 opens when
+        # As src/pipeline/lanes.rs's test: input0 [0..3] [3]; input1 [0..2]; input2 opens when
         # input1 ends: [0..3] [3..5].
         starts = read_order([4, 2, 5], batch_size=3, parallel_files=2)
         self.assertEqual(starts, {(0, 0): 0, (1, 0): 3, (0, 1): 5, (2, 0): 6, (2, 1): 9})

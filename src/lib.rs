@@ -19,7 +19,8 @@
 //!   trained models, evaluation.
 //! - [`index`]: the abstract and full-text Tantivy indexes, published atomically.
 //! - [`search`] and [`eval`]: BM25 search (abstract, full-text, tiered) and TREC evaluation.
-//! - [`build`]: the streaming, parallel pipeline behind `indexer build`.
+//! - [`page`]: one page through every stage (`PageContext`, `process_page`).
+//! - [`pipeline`]: the streaming, parallel pipeline behind `indexer build`.
 //! - [`shards`]: beyond one machine: replicas joined across shard builds.
 //! - [`export`]: a build's index documents as JSON Lines, for Quickwit.
 //! - [`bench`](mod@bench): `indexer bench`, throughput per stage and of whole builds against a floor
@@ -28,7 +29,6 @@
 //! Every parameter lives in [`config::Config`].
 
 pub mod bench;
-pub mod build;
 pub mod classify;
 pub mod clean;
 pub mod config;
@@ -38,6 +38,8 @@ pub mod eval;
 pub mod export;
 pub mod index;
 pub mod input;
+pub mod page;
+pub mod pipeline;
 pub mod replicas;
 pub mod search;
 pub mod shards;

@@ -15,10 +15,10 @@
 mod common;
 
 use common::{check_golden, repo_path};
-use indexer::build::{PageContext, process_page};
 use indexer::clean::{Cleaner, CleanerKind, block_weights, clean_page, site_of};
 use indexer::config::Config;
 use indexer::input::RawPage;
+use indexer::page::{PageContext, process_page};
 use indexer::text::StopWords;
 
 fn cases() -> Vec<(String, Vec<u8>)> {

@@ -9,10 +9,10 @@ use std::path::Path;
 use assert_cmd::Command;
 use proptest::prelude::*;
 
-use indexer::build::{PageContext, process_page};
 use indexer::clean::CleanerKind;
 use indexer::config::Config;
 use indexer::input::{ByteCounter, RawPage, Source};
+use indexer::page::{PageContext, process_page};
 use indexer::text::StopWords;
 
 fn gzip(bytes: &[u8]) -> Vec<u8> {

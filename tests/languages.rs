@@ -11,9 +11,9 @@
 mod common;
 
 use common::repo_path;
-use indexer::build::{PageContext, process_page};
 use indexer::config::Config;
 use indexer::input::RawPage;
+use indexer::page::{PageContext, process_page};
 use indexer::text::StopWords;
 
 const FUNCTION_WORDS: &[(&str, &str)] = &[

@@ -10,10 +10,10 @@ use std::collections::BTreeMap;
 use std::path::PathBuf;
 
 use common::{repo_path, shared_data};
-use indexer::build::{Quiet, build};
 use indexer::config::Config;
 use indexer::input::SkipReason;
 use indexer::input::crawl::count_records;
+use indexer::pipeline::{Quiet, build};
 
 /// warcio's counts: file name → record type → count.
 fn warcio_counts() -> BTreeMap<String, BTreeMap<String, usize>> {

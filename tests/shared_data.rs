@@ -6,8 +6,8 @@ mod common;
 use std::collections::HashMap;
 
 use common::shared_data;
-use indexer::build::{Quiet, build};
 use indexer::config::Config;
+use indexer::pipeline::{Quiet, build};
 
 #[test]
 fn replica_test_set_near_replicas_are_found_and_non_replicas_kept() {

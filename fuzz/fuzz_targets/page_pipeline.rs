@@ -6,7 +6,7 @@
 
 use std::sync::LazyLock;
 
-use indexer::build::{PageContext, process_page};
+use indexer::page::{PageContext, process_page};
 use indexer::config::Config;
 use indexer::input::RawPage;
 use indexer::text::StopWords;

@@ -28,10 +28,10 @@ use tantivy::schema::{IndexRecordOption, SchemaBuilder, TextFieldIndexing, TextO
 use tantivy::{Index, TantivyDocument};
 
 use super::BenchError;
-use crate::build::peak_rss_bytes;
 use crate::config::Config;
 use crate::index::{IndexError, TOKENIZER_NAME, register_tokenizers};
 use crate::input::{ByteCounter, InputEvent, RawPage, Source};
+use crate::pipeline::peak_rss_bytes;
 use crate::tagtree::dom::{Dom, DomData};
 
 /// Pages in flight between the reader and the workers, in batches (as in a build).

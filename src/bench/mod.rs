@@ -50,7 +50,7 @@ pub enum BenchError {
     #[error(transparent)]
     Cleaner(#[from] CleanerError),
     #[error(transparent)]
-    Context(#[from] crate::build::PageContextError),
+    Context(#[from] crate::page::PageContextError),
     #[error("{path}: {source}")]
     Io { path: String, source: std::io::Error },
     #[error("{command}: {message}")]

@@ -1,7 +1,7 @@
 //! Each per-page stage of a build, timed on its own on one thread.
 //!
 //! The pages are read into memory first (the read is timed as a stage of its own), then each
-//! page goes through the stages of [`crate::build::process_page`] in order, each timed
+//! page goes through the stages of [`crate::page::process_page`] in order, each timed
 //! separately; finally the replica check and the indexing of the pages a build would keep.
 //! A stage's throughput counts the pages that reached it and their bytes of HTML.
 
@@ -11,13 +11,13 @@ use std::time::{Duration, Instant};
 use serde::Serialize;
 
 use super::{BenchError, Throughput};
-use crate::build::{PageContext, terms_in_order};
 use crate::clean::{block_weights, site_of, term_frequencies};
 use crate::config::Config;
 use crate::decode::decode;
 use crate::docview::{IntegrationInput, integrate};
 use crate::index::{IndexSet, PageDocument};
 use crate::input::{ByteCounter, InputEvent, RawPage, Source};
+use crate::page::{PageContext, terms_in_order};
 use crate::replicas::{
     NearSignature, PageFingerprints, ReplicaDetector, Verdict, exact_fingerprint, keyword_fingerprint,
 };

@@ -14,9 +14,9 @@ use std::collections::HashMap;
 use std::path::{Path, PathBuf};
 
 use super::ClassifyError;
-use crate::build::{PageContext, process_page};
 use crate::config::Config;
 use crate::input::{ByteCounter, InputEvent, RawPage, Source};
+use crate::page::{PageContext, process_page};
 use crate::text::StopWords;
 
 /// One labelled text.

@@ -1,7 +1,7 @@
 use std::io::IsTerminal;
 
-use indexer::build::{BuildMode, BuildOptions, BuildSummary, build_with_options};
 use indexer::config::{ClassifierChoice, CleanerKind, DetectorKind};
+use indexer::pipeline::{BuildMode, BuildOptions, BuildSummary, build_with_options};
 use indicatif::{ProgressBar, ProgressStyle};
 
 use crate::commands::prelude::*;

@@ -47,7 +47,7 @@ pub fn run(args: ExtractArgs) -> Result<ExitCode> {
     }
     let observer = CliObserver::new(None, args.quiet);
     let headline = if args.with_headline { HeadlinePlacement::Inline } else { HeadlinePlacement::Apart };
-    let summary = indexer::build::extract(&args.inputs, &args.out, headline, &config, &observer)?;
+    let summary = indexer::pipeline::extract(&args.inputs, &args.out, headline, &config, &observer)?;
     if args.json {
         outln!("{}", serde_json::to_string(&summary)?);
     } else {

@@ -17,8 +17,8 @@ pub struct InspectArgs {
 }
 
 pub fn run(args: InspectArgs) -> Result<ExitCode> {
-    use indexer::build::{PageContext, process_page};
     use indexer::input::RawPage;
+    use indexer::page::{PageContext, process_page};
     use indexer::text::StopWords;
 
     let mut config = Config::default();

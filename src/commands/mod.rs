@@ -18,9 +18,9 @@ use std::collections::HashMap;
 use std::sync::Mutex;
 
 use clap::builder::{PossibleValuesParser, TypedValueParser};
-use indexer::build::BuildObserver;
 use indexer::config::{CleanerKind, DetectorKind};
 use indexer::input::{SkipReason, Skipped};
+use indexer::pipeline::BuildObserver;
 use indicatif::ProgressBar;
 
 use crate::commands::prelude::*;

@@ -34,7 +34,7 @@ pub fn run(args: StopWordsArgs) -> Result<ExitCode> {
     if let Some(list) = &args.input_list {
         inputs.extend(indexer::input::read_input_list(list)?);
     }
-    let (stop_words, sampled) = indexer::build::stop_words_of(&inputs, &config, &observer)?;
+    let (stop_words, sampled) = indexer::pipeline::stop_words_of(&inputs, &config, &observer)?;
     let list = stop_words.learned_sorted();
     let text: String = list.iter().map(|w| format!("{w}\n")).collect();
     match &args.output {

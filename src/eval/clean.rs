@@ -20,10 +20,10 @@ use std::time::Instant;
 
 use serde::Serialize;
 
-use crate::build::{PageContext, PageContextError};
 use crate::clean::{Cleaner, CleanerKind, HeadlinePlacement, block_weights, site_of};
 use crate::config::Config;
 use crate::input::RawPage;
+use crate::page::{PageContext, PageContextError};
 use crate::text::StopWords;
 
 fn is_cjk_char(c: char) -> bool {

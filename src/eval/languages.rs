@@ -13,11 +13,11 @@ use std::time::{Duration, Instant};
 
 use serde::Serialize;
 
-use crate::build::PageContext;
 use crate::clean::{block_weights, site_of};
 use crate::config::Config;
 use crate::docview::language_texts;
 use crate::input::{ByteCounter, InputError, InputEvent, Source};
+use crate::page::PageContext;
 use crate::text::{normalize_declared, page_language};
 
 /// The pages of one declared language.
@@ -129,7 +129,7 @@ pub enum LanguageEvalError {
     #[error(transparent)]
     Input(#[from] InputError),
     #[error(transparent)]
-    Context(#[from] crate::build::PageContextError),
+    Context(#[from] crate::page::PageContextError),
 }
 
 /// Identifies every page of `sources`; see the module documentation.

@@ -20,10 +20,10 @@ use gaoya::simhash::SimHashBits;
 use rayon::prelude::*;
 use serde::{Deserialize, Serialize};
 
-use crate::build::{PageContext, terms_in_order};
 use crate::clean::{block_weights, site_of, term_frequencies};
 use crate::config::{Config, ReplicaConfig};
 use crate::input::{ByteCounter, InputError, InputEvent, RawPage, Source};
+use crate::page::{PageContext, terms_in_order};
 use crate::replicas::{
     DetectorKind, NearSignature, PageFingerprints, ReplicaDetector, Signer, Verdict, exact_fingerprint,
     keyword_fingerprint,
@@ -144,7 +144,7 @@ pub enum ReplicaEvalError {
     #[error(transparent)]
     Input(#[from] InputError),
     #[error(transparent)]
-    Context(#[from] crate::build::PageContextError),
+    Context(#[from] crate::page::PageContextError),
     #[error("{path}: {message}")]
     Data { path: String, message: String },
 }

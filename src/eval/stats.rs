@@ -6,8 +6,8 @@ use std::path::Path;
 
 use serde::Serialize;
 
-use crate::build::dir_size;
 use crate::index::{IndexError, IndexKind, current_build};
+use crate::pipeline::dir_size;
 use crate::search::{Collection, SearchError};
 use crate::text::{split_sentences, terms};
 

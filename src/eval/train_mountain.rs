@@ -21,9 +21,9 @@ use std::path::Path;
 use rayon::prelude::*;
 
 use super::clean::{CleanEvalError, GoldPage, GoldSet, PageScore, score_tokens};
-use crate::build::PageContext;
 use crate::clean::mountain_model::{Mountain, RidgeFeatures, RidgeModel, fit_logistic_regression};
 use crate::config::{Config, MountainConfig};
+use crate::page::PageContext;
 use crate::text::StopWords;
 
 /// The sets trained on by default (folders of `../shared/data/clean-train`).

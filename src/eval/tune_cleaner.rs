@@ -27,11 +27,11 @@ use std::sync::Arc;
 use rayon::prelude::*;
 use serde::Serialize;
 
-use crate::build::PageContext;
 use crate::clean::{BlockWeights, CleanerKind, HeadlinePlacement, block_weights, clean_page, site_of};
 use crate::config::{CleaningConfig, Config};
 use crate::eval::clean::{CleanEvalError, GoldSet, PageScore, aggregate, score_tokens};
 use crate::eval::clean_report::{CrossValidatedF1, GoldSetConfig};
+use crate::page::PageContext;
 use crate::tagtree::TagTree;
 use crate::text::StopWords;
 

@@ -22,11 +22,11 @@ use rayon::prelude::*;
 use serde::Deserialize;
 use serde_json::{Map, Value};
 
-use crate::build::PageContext;
 use crate::config::Config;
 use crate::docview::DocView;
 use crate::index::{FieldSource, IndexError, IndexKind, IndexSchema, current_build};
 use crate::input::{ByteCounter, InputError, InputEvent, RawPage, Source};
+use crate::page::PageContext;
 use crate::text::StopWords;
 
 const DOCVIEW_FILE: &str = "docview.jsonl";
@@ -41,7 +41,7 @@ pub enum ExportError {
     #[error(transparent)]
     Input(#[from] InputError),
     #[error(transparent)]
-    Context(#[from] crate::build::PageContextError),
+    Context(#[from] crate::page::PageContextError),
     #[error("{path}: {source}")]
     Io { path: String, source: std::io::Error },
     #[error("{path}, line {line}: not a DocView record ({message}); rebuild it")]

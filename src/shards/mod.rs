@@ -392,8 +392,8 @@ mod tests {
 
     #[test]
     fn exact_fingerprints_of_records_are_the_builds() {
-        use crate::build::{PageContext, process_page};
         use crate::input::RawPage;
+        use crate::page::{PageContext, process_page};
         use crate::text::StopWords;
         let config = Config::default();
         let stop_words = StopWords::generic();

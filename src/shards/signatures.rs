@@ -7,7 +7,7 @@
 //!
 //! The join needs the order one build would have read the pages in: `shard.json` lists the
 //! shard's inputs with the number of records each held, and the read settings that order
-//! depends on (`input.batch_size`, `input.parallel_files`: see [`crate::build::read_batches`]).
+//! depends on (`input.batch_size`, `input.parallel_files`: see [`crate::pipeline::read_batches`]).
 //! A row names its page by its input and its record number within that input.
 
 use std::fs::File;

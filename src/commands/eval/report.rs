@@ -1,7 +1,7 @@
-use indexer::build::build;
 use indexer::eval::report::{EvalConfig, ReportOptions, collection_report, write_report};
 use indexer::eval::run::read_topics;
 use indexer::eval::score::Qrels;
+use indexer::pipeline::build;
 use indexer::search::Collection;
 
 use crate::commands::eval::disk::{DiskOptions, disk_terms};
@@ -53,7 +53,7 @@ pub fn run(args: EvalReportArgs) -> Result<ExitCode> {
     if args.rebuild || !has_build {
         let Some(config) = &config else { bail!("no build in {}: build it first, or give --config", dir.display()) };
         eprintln!("indexer: building {} into {}", config.input.display(), dir.display());
-        let summary = build(std::slice::from_ref(&config.input), &dir, &Config::default(), &indexer::build::Quiet)?;
+        let summary = build(std::slice::from_ref(&config.input), &dir, &Config::default(), &indexer::pipeline::Quiet)?;
         eprintln!("{summary}");
     }
     let topics = read_topics(&topics_path)?;

@@ -1,7 +1,7 @@
-use indexer::build::build;
 use indexer::eval::report::EvalConfig;
 use indexer::eval::run::read_topics;
 use indexer::eval::score::Qrels;
+use indexer::pipeline::build;
 use indexer::search::{Collection, SearchSettings};
 
 use crate::commands::prelude::*;
@@ -38,7 +38,8 @@ pub fn run(args: EvalTuneArgs) -> Result<ExitCode> {
         let dir = Path::new(DEFAULT_DIR).join(format!("eval-{}", config.name));
         if indexer::index::current_build(&dir).is_err() {
             eprintln!("indexer: building {} into {}", config.input.display(), dir.display());
-            let summary = build(std::slice::from_ref(&config.input), &dir, &Config::default(), &indexer::build::Quiet)?;
+            let summary =
+                build(std::slice::from_ref(&config.input), &dir, &Config::default(), &indexer::pipeline::Quiet)?;
             eprintln!("{summary}");
         }
         collections.push(TuneCollection {

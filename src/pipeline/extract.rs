@@ -17,11 +17,12 @@ use std::time::Instant;
 use rayon::prelude::*;
 use serde::Serialize;
 
-use super::page::is_binary;
-use super::{BuildError, BuildObserver, PageContext, learned_cleaner};
+use super::{BuildError, BuildObserver, learned_cleaner};
 use crate::clean::{HeadlinePlacement, block_weights, site_of};
 use crate::config::Config;
 use crate::input::{ByteCounter, InputEvent, RawPage, SkipReason, Skipped, Source};
+use crate::page::PageContext;
+use crate::page::is_binary;
 use crate::tagtree::BlockType;
 use crate::text::StopWords;
 

@@ -18,7 +18,7 @@
 
 mod extract;
 mod lanes;
-mod page;
+
 mod summary;
 
 use std::collections::HashSet;
@@ -43,10 +43,10 @@ use crate::replicas::{
 use crate::shards::{SHARD_SIGNATURES_FILE, ShardRow, ShardWriter, UnsupportedDetector, check_shard_config};
 use crate::text::StopWords;
 
+use crate::page::{PageContext, PageContextError, ProcessedPage, distinct_terms, process_page};
 pub use extract::{ExtractSummary, extract};
 pub use lanes::read_batches;
 use lanes::unreadable_source;
-pub use page::{PageContext, PageContextError, ProcessedPage, distinct_terms, process_page, terms_in_order};
 pub use summary::{AppendCounts, BuildSummary, dir_size, peak_rss_bytes};
 
 /// The learned stop words of a build, one a line.
