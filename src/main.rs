@@ -15,11 +15,9 @@ use anyhow::Result;
 use clap::{Parser, Subcommand};
 
 /// mimalloc, not the system allocator: html5ever's DOM, its string buffers and the tag tree
-/// are many small allocations per page, and every page frees them all. Measured on this
-/// machine against glibc's malloc (2026-11-23, `indexer eval clean --cleaner docview` and
-/// `indexer bench` on the cacm crawl): cleaning 19-27% more pages per second on each gold
-/// set, whole builds 717 -> 854 pages/s on 2 threads; peak RSS 125 -> 227 MiB at 1x and
-/// 186 -> 306 MiB at 10x distinct copies (mimalloc keeps freed pages per thread for reuse).
+/// are many small allocations per page, and every page frees them all. It is faster than
+/// glibc's malloc on every gold set and on whole builds, at the cost of a higher peak RSS
+/// (it keeps freed pages per thread for reuse); the figures are in commit 3f8d7b8.
 #[global_allocator]
 static GLOBAL: mimalloc::MiMalloc = mimalloc::MiMalloc;
 
