@@ -164,6 +164,20 @@ enum Command {
         Example:\n  indexer stop-words crawl-00.warc.gz crawl-01.warc.gz -o stop-words.txt\n  \
         indexer build crawl-01.warc.gz --shard --stop-words stop-words.txt --dir shard-01")]
     StopWords(StopWordsArgs),
+    /// Learn the site templates a build of the inputs would learn, for shard builds to share.
+    #[command(long_about = "Learn the site templates a build of INPUT would learn and write \
+        them (one line per host: the host, then the hashes of its template blocks).\n\n\
+        A block (a container with text of its own: its tag, classes and text) found on at least \
+        cleaning.site_template_share of the first cleaning.site_sample_pages pages of a host is \
+        that host's template, and the default cleaner treats it as noise on every page of the \
+        host. Hosts with fewer than cleaning.site_min_pages pages get none (0 turns site \
+        evidence off).\n\n\
+        Shard builds of one collection each see only their own pages. Learn the templates once \
+        over all the inputs, in build order, and give them to every shard with `indexer build \
+        --site-templates FILE`. Every input is read; only the sampled pages are parsed.\n\n\
+        Example:\n  indexer site-templates crawl-00.warc.gz crawl-01.warc.gz -o site-templates.tsv\n  \
+        indexer build crawl-01.warc.gz --shard --site-templates site-templates.tsv --dir shard-01")]
+    SiteTemplates(SiteTemplatesArgs),
     /// Show what the pipeline makes of one page: tag tree, topic content, DocView record.
     Inspect(InspectArgs),
     /// Print the default configuration as TOML (every parameter, documented in the code).
@@ -272,6 +286,10 @@ struct BuildArgs {
     /// learning one from the inputs: shards of one collection share one list.
     #[arg(long, value_name = "FILE", conflicts_with = "append")]
     stop_words: Option<PathBuf>,
+    /// Use these site templates (as `indexer site-templates` writes them) instead of learning
+    /// them from the inputs: shards of one collection share them.
+    #[arg(long, value_name = "FILE", conflicts_with = "append")]
+    site_templates: Option<PathBuf>,
     /// Build a shard of a larger collection: remove no replica, and write every page's
     /// replica signatures (signatures.jsonl, shard.json) for a global join such as the Spark
     /// job in spark/, whose choices `indexer replicas apply` removes.
@@ -283,6 +301,23 @@ struct BuildArgs {
     /// No progress bar and no per-page messages (the summary is still printed).
     #[arg(long, short)]
     quiet: bool,
+}
+
+#[derive(Args)]
+struct SiteTemplatesArgs {
+    /// Folders of pages, WARC files, or JSON Lines files, in the order a build takes them.
+    #[arg(required_unless_present = "input_list", value_name = "INPUT")]
+    inputs: Vec<PathBuf>,
+    /// A file naming more inputs, one path a line (as for `indexer build`).
+    #[arg(long, value_name = "FILE")]
+    input_list: Option<PathBuf>,
+    /// A TOML file overriding any parameter (see `indexer config`): [cleaning] site_* set
+    /// the sample and the share.
+    #[arg(long, value_name = "FILE")]
+    config: Option<PathBuf>,
+    /// Write the templates here instead of stdout.
+    #[arg(long, short, value_name = "FILE")]
+    output: Option<PathBuf>,
 }
 
 #[derive(Args)]
@@ -576,6 +611,10 @@ struct EvalCleanArgs {
     /// same held-out pages, e.g. --cleaner docview --held-out-of mountain).
     #[arg(long, value_name = "CLEANER", value_parser = clap::builder::PossibleValuesParser::new(CleanerKind::NAMES))]
     held_out_of: Option<String>,
+    /// A TOML file overriding any parameter (see `indexer config`) for every cleaner scored:
+    /// how a setting is tried on the training sets.
+    #[arg(long, value_name = "FILE")]
+    settings: Option<PathBuf>,
     /// One JSON object per cleaner and set (JSON Lines).
     #[arg(long)]
     json: bool,
@@ -924,6 +963,7 @@ fn run(cli: Cli) -> Result<ExitCode> {
         Command::Replicas(ReplicasCommand::Merge(args)) => replicas_merge_command(args),
         Command::Replicas(ReplicasCommand::Apply(args)) => replicas_apply_command(args),
         Command::StopWords(args) => stop_words_command(args),
+        Command::SiteTemplates(args) => site_templates_command(args),
         Command::Export(args) => export_command(args),
         Command::Inspect(args) => inspect_command(args),
         Command::Config => {
@@ -1031,7 +1071,11 @@ fn build_command(args: BuildArgs) -> Result<ExitCode> {
         Some(path) => Some(read_stop_word_list(path)?),
         None => None,
     };
-    let options = BuildOptions { mode, stop_words, shard: args.shard };
+    let site_templates = match &args.site_templates {
+        Some(path) => Some(read_site_templates_file(path)?),
+        None => None,
+    };
+    let options = BuildOptions { mode, stop_words, site_templates, shard: args.shard };
     let result = build_with_options(&inputs, &args.dir.dir, &config, &observer, &options);
     if let Some(bar) = &observer.bar {
         bar.finish_and_clear();
@@ -1414,6 +1458,7 @@ fn eval_clean_command(args: EvalCleanArgs) -> Result<ExitCode> {
         CleaningCell, CleaningEvalConfig, CleaningReport, GoldSetConfig, write_cleaning_report,
     };
     let config = args.config.as_deref().map(CleaningEvalConfig::from_file).transpose()?;
+    let settings = load_config(args.settings.as_deref())?;
     // Rows: (row name, cleaner, headline placement). The table also scores docview with its
     // headline placed the other way, so that the convention's effect on each set is seen.
     let placement = |inline: bool| if inline { HeadlinePlacement::Inline } else { HeadlinePlacement::Apart };
@@ -1470,7 +1515,7 @@ fn eval_clean_command(args: EvalCleanArgs) -> Result<ExitCode> {
             set_pages.push(set.pages.len());
         }
         for (row, kind, headline) in &rows {
-            let mut score = evaluate_cleaner_held_out(&set, *kind, &held_out_of, *headline)?;
+            let mut score = evaluate_cleaner_held_out(&set, *kind, &held_out_of, *headline, &settings)?;
             score.cleaner = row.clone();
             if args.json {
                 outln!("{}", serde_json::json!({"set": set_config.name, "score": score}));
@@ -1828,6 +1873,39 @@ fn read_stop_word_list(path: &Path) -> Result<indexer::text::StopWords> {
     })?;
     let words = text.lines().map(str::trim).filter(|w| !w.is_empty()).map(str::to_string);
     Ok(indexer::text::StopWords::from_learned(words))
+}
+
+/// A site-templates file, as `indexer site-templates` writes it.
+fn read_site_templates_file(path: &Path) -> Result<indexer::clean::site_template::SiteTemplates> {
+    let text = std::fs::read_to_string(path).with_context(|| {
+        format!("cannot read the site templates {}; write them with `indexer site-templates`", path.display())
+    })?;
+    indexer::clean::site_template::SiteTemplates::from_text(&text)
+        .with_context(|| format!("{} is not a site-templates file", path.display()))
+}
+
+fn site_templates_command(args: SiteTemplatesArgs) -> Result<ExitCode> {
+    let config = load_config(args.config.as_deref())?;
+    let observer = CliObserver { bar: None, quiet: false, shown: Mutex::new(HashMap::new()) };
+    let mut inputs = args.inputs;
+    if let Some(list) = &args.input_list {
+        inputs.extend(indexer::input::read_input_list(list)?);
+    }
+    let templates = indexer::build::site_templates_of(&inputs, &config, &observer)?;
+    let text = templates.to_text();
+    match &args.output {
+        Some(path) => std::fs::write(path, &text).with_context(|| format!("cannot write {}", path.display()))?,
+        None => out!("{text}"),
+    }
+    eprintln!(
+        "indexer: {} template blocks on {} hosts (hosts of at least {} pages, blocks on {} of their first {} pages)",
+        templates.blocks(),
+        templates.hosts(),
+        config.cleaning.site_min_pages,
+        config.cleaning.site_template_share,
+        config.cleaning.site_sample_pages
+    );
+    Ok(ExitCode::SUCCESS)
 }
 
 fn stop_words_command(args: StopWordsArgs) -> Result<ExitCode> {

@@ -108,14 +108,8 @@ pub fn measure_stages(
         ctx.classifier = Some(model);
     }
     let mut cleaner = crate::clean::Cleaner::from_config(config)?;
-    if cleaner.learns_from_sites() {
-        // Not a per-page stage; the learning pass costs a parse of every page more.
-        for page in &pages {
-            let (tree, _) = ctx.tag_tree(page);
-            cleaner.observe(&site_of(&page.url), &tree);
-        }
-        cleaner.finish_learning();
-    }
+    // Not a per-page stage; the learning pass costs a parse of every page it samples more.
+    cleaner.learn_from_pages(&pages, |page| ctx.tag_tree(page).0);
     ctx.cleaner = cleaner;
 
     // jieba's dictionary (about 0.1 s, once per process) would otherwise land in the tag tree
