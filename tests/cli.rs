@@ -77,11 +77,18 @@ fn build_then_search_both_indexes() {
     for line in records.lines() {
         let record: serde_json::Value = serde_json::from_str(line).unwrap();
         assert!(record["identifier"].as_str().unwrap().starts_with("file://"));
-        // Every record has a code of Table 1 (the built-in model) and a confidence.
-        let code = record["classification_code"].as_str().unwrap();
-        assert!(code.len() == 2 && (1..=12).contains(&code.parse::<u32>().unwrap()), "{record}");
+        // Every record has a confidence, and a code of Table 1 (the built-in model) unless
+        // the confidence is below classify.min_confidence (0.5).
         let confidence = record["classification_confidence"].as_f64().unwrap();
         assert!(confidence > 0.0 && confidence <= 1.0);
+        match record["classification_code"].as_str() {
+            Some(code) => {
+                assert!(code.len() == 2 && (1..=12).contains(&code.parse::<u32>().unwrap()), "{record}");
+                assert!(confidence >= 0.5, "{record}");
+            }
+            // Rounded to three decimals in the record: 0.4996 reads 0.5.
+            None => assert!(confidence <= 0.5, "{record}"),
+        }
     }
 }
 
@@ -167,6 +174,43 @@ fn classify_train_then_build_and_search_by_category() {
     let listing = String::from_utf8(output.stdout).unwrap();
     assert_eq!(listing.lines().count(), 2, "{listing}");
     assert!(listing.starts_with("food\t") && listing.contains("\tFood and drink"), "{listing}");
+    // Below classify.min_confidence a record keeps its confidence but gets no code: with 1,
+    // only a certain prediction is coded.
+    let strict = work.path().join("strict.toml");
+    std::fs::write(&strict, "[classify]\nmin_confidence = 1.0\n").unwrap();
+    indexer()
+        .args(["build", "--quiet", "--classifier"])
+        .arg(&model)
+        .arg("--config")
+        .arg(&strict)
+        .arg(&input)
+        .arg("--dir")
+        .arg(&out)
+        .assert()
+        .success();
+    let records = std::fs::read_to_string(out.join("current/docview.jsonl")).unwrap();
+    for line in records.lines() {
+        let record: serde_json::Value = serde_json::from_str(line).unwrap();
+        let confidence = record["classification_confidence"].as_f64().unwrap();
+        if record["classification_code"].is_string() {
+            assert_eq!(confidence, 1.0, "{record}");
+        }
+    }
+    assert!(records.lines().any(|line| !line.contains("classification_code")), "{records}");
+    // `classify cv` holds each text out (a text file is its own group) and prints the
+    // threshold table.
+    indexer()
+        .args(["classify", "cv", "--folds", "3", "--labels"])
+        .arg(&labels)
+        .arg("--scheme")
+        .arg(&scheme)
+        .assert()
+        .success()
+        .stdout(
+            predicate::str::contains("3-fold cross-validation by group on 6 texts")
+                .and(predicate::str::contains("min_confidence  coded  right  wrong"))
+                .and(predicate::str::contains("most right minus wrong codes at min_confidence = ")),
+        );
     // `--classifier off` leaves the records without a code.
     indexer().args(["build", "--quiet", "--classifier", "off"]).arg(&input).arg("--dir").arg(&out).assert().success();
     let records = std::fs::read_to_string(out.join("current/docview.jsonl")).unwrap();

@@ -102,7 +102,9 @@ pub fn process_page(raw: RawPage, ctx: &PageContext<'_>) -> Result<ProcessedPage
     if let Some(model) = ctx.classifier {
         // §6: the category comes from the topic content, the page without its template noise.
         if let Some(prediction) = model.classify_text(&record.topic_content) {
-            record.classification_code = Some(prediction.code);
+            if prediction.confidence >= config.classify.min_confidence {
+                record.classification_code = Some(prediction.code);
+            }
             // Three decimals: the confidence is a rough guide, and records stay readable.
             record.classification_confidence = Some((prediction.confidence * 1000.0).round() / 1000.0);
         }

@@ -342,6 +342,94 @@ pub fn evaluate_tuning(
     Ok(vec![cross_validate("THUCNews dev", &dev, 5, config)?])
 }
 
+/// One held-out prediction of [`cross_validate_grouped`].
+#[derive(Debug, Clone, Copy, PartialEq, Serialize)]
+pub struct HeldOut {
+    pub truth: usize,
+    pub predicted: usize,
+    pub confidence: f32,
+}
+
+/// The group of a labelled text for cross-validation: a page's site (the host of its URL),
+/// since the pages of one site share their template and topics and would otherwise teach
+/// the model the held-out site; anything else (a text file) is its own group.
+pub fn group_of(origin: &str) -> String {
+    url::Url::parse(origin)
+        .ok()
+        .and_then(|url| url.host_str().map(str::to_string))
+        .unwrap_or_else(|| origin.to_string())
+}
+
+/// k-fold cross-validation with whole groups held out (see [`group_of`]): the groups are
+/// shuffled (seeded) and dealt into `folds` folds, a model is trained on the other folds,
+/// and every example gets its held-out prediction, in input order.
+pub fn cross_validate_grouped(
+    scheme: &CategoryScheme,
+    examples: &[Example],
+    groups: &[String],
+    folds: usize,
+    config: &ClassifyConfig,
+) -> Result<Vec<HeldOut>, ClassifyError> {
+    let folds = folds.max(2);
+    let mut names: Vec<&str> = groups.iter().map(String::as_str).collect();
+    names.sort_unstable();
+    names.dedup();
+    shuffle(&mut names, &mut SplitMix64(config.seed));
+    let fold_of: std::collections::HashMap<&str, usize> =
+        names.iter().enumerate().map(|(i, &name)| (name, i % folds)).collect();
+    let mut out: Vec<Option<HeldOut>> = vec![None; examples.len()];
+    for fold in 0..folds {
+        let in_fold = |i: usize| groups.get(i).and_then(|g| fold_of.get(g.as_str())) == Some(&fold);
+        let training: Vec<Example> =
+            examples.iter().enumerate().filter(|&(i, _)| !in_fold(i)).map(|(_, e)| e.clone()).collect();
+        if training.is_empty() {
+            continue;
+        }
+        let model = train(scheme, &training, config)?;
+        for (i, example) in examples.iter().enumerate().filter(|&(i, _)| in_fold(i)) {
+            let confidence = model.classify(&example.features).map_or(0.0, |p| p.confidence);
+            out[i] =
+                Some(HeldOut { truth: example.class, predicted: model.predict_index(&example.features), confidence });
+        }
+    }
+    Ok(out.into_iter().flatten().collect())
+}
+
+/// What a confidence threshold does to held-out predictions: a prediction below it leaves
+/// the code empty.
+#[derive(Debug, Clone, Copy, PartialEq, Serialize)]
+pub struct ThresholdRow {
+    pub min_confidence: f32,
+    /// Predictions kept (coded).
+    pub coded: usize,
+    /// Of those, right.
+    pub right: usize,
+    /// Of those, wrong.
+    pub wrong: usize,
+}
+
+/// [`ThresholdRow`]s at thresholds 0, 0.05, …, 0.95.
+pub fn threshold_table(held_out: &[HeldOut]) -> Vec<ThresholdRow> {
+    (0..20)
+        .map(|step| {
+            let min_confidence = step as f32 * 0.05;
+            let coded: Vec<&HeldOut> = held_out.iter().filter(|h| h.confidence >= min_confidence).collect();
+            let right = coded.iter().filter(|h| h.truth == h.predicted).count();
+            ThresholdRow { min_confidence, coded: coded.len(), right, wrong: coded.len() - right }
+        })
+        .collect()
+}
+
+/// The threshold that maximises right minus wrong codes (a wrong code misleads a reader and
+/// a `--category` filter as much as a right one helps; an empty code does neither); the
+/// lowest such threshold on ties.
+pub fn best_threshold(table: &[ThresholdRow]) -> Option<ThresholdRow> {
+    table.iter().copied().max_by(|a, b| {
+        let net = |r: &ThresholdRow| r.right as i64 - r.wrong as i64;
+        net(a).cmp(&net(b)).then(b.min_confidence.total_cmp(&a.min_confidence))
+    })
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -369,5 +457,52 @@ mod tests {
         assert_eq!(rows[1], ["1", "a, b"]);
         assert_eq!(rows[2], ["2", "say \"hi\""]);
         assert_eq!(rows[3], ["3", "plain"]);
+    }
+
+    #[test]
+    fn groups_are_sites_for_pages_and_files_alone() {
+        assert_eq!(group_of("https://www.techwire.example/news/1.html"), "www.techwire.example");
+        assert_eq!(group_of("https://www.techwire.example/reviews/2.html"), "www.techwire.example");
+        assert_eq!(
+            group_of("eval/classify/extra/05/compiler-design-en.txt"),
+            "eval/classify/extra/05/compiler-design-en.txt"
+        );
+    }
+
+    #[test]
+    fn the_threshold_maximises_right_minus_wrong() {
+        let held = |truth, predicted, confidence| HeldOut { truth, predicted, confidence };
+        // Two sure right codes, two unsure wrong ones and one unsure right one.
+        let held_out = [held(0, 0, 0.9), held(1, 1, 0.8), held(0, 1, 0.3), held(1, 0, 0.35), held(1, 1, 0.32)];
+        let table = threshold_table(&held_out);
+        assert_eq!(table[0], ThresholdRow { min_confidence: 0.0, coded: 5, right: 3, wrong: 2 });
+        let best = best_threshold(&table).unwrap();
+        // At 0.40 the three unsure codes go: 2 right, 0 wrong (net 2 against 1 at 0).
+        assert_eq!((best.coded, best.right, best.wrong), (2, 2, 0));
+        assert!((best.min_confidence - 0.4).abs() < 1e-6, "{best:?}");
+        assert_eq!(best_threshold(&[]), None);
+    }
+
+    #[test]
+    fn grouped_cross_validation_predicts_every_text_from_other_groups() {
+        let scheme = CategoryScheme::parse("a\tA\nb\tB\n", "test").unwrap();
+        let config = ClassifyConfig { calibration_folds: 0, ..ClassifyConfig::default() };
+        let settings = config.feature_settings();
+        let texts = [
+            ("site-1", "football match goal league team", 0),
+            ("site-1", "football team wins league match", 0),
+            ("site-2", "tennis match final set team", 0),
+            ("site-3", "bake bread dough oven loaf", 1),
+            ("site-3", "soup lentils onions oven bread", 1),
+            ("site-4", "cake flour sugar oven bake", 1),
+        ];
+        let examples: Vec<Example> =
+            texts.iter().map(|&(_, text, class)| Example { features: settings.extract(text), class }).collect();
+        let groups: Vec<String> = texts.iter().map(|&(group, _, _)| group.to_string()).collect();
+        let held_out = cross_validate_grouped(&scheme, &examples, &groups, 2, &config).unwrap();
+        assert_eq!(held_out.len(), texts.len());
+        assert_eq!(held_out.iter().map(|h| h.truth).collect::<Vec<_>>(), vec![0, 0, 0, 1, 1, 1]);
+        assert!(held_out.iter().filter(|h| h.truth == h.predicted).count() >= 4, "{held_out:?}");
+        assert!(held_out.iter().all(|h| (0.0..=1.0).contains(&h.confidence)));
     }
 }
