@@ -190,9 +190,11 @@ enum Command {
         process (its own peak RSS), pinned to as many CPUs with taskset;\n\
         - the floor reference on the same pages and thread counts: html5ever parsing, visible \
         text, Tantivy indexing of that text in one field with our analyzer — the least any \
-        such indexer must do — twice: parsed into an RcDom, and with html5ever's tokenizer \
-        alone (no tree), the lower floor; and the ratios build / each floor and 2 threads / 1 \
-        thread;\n\
+        such indexer must do — three times: parsed into an RcDom, into the arena DOM the build \
+        parses into, and with html5ever's tokenizer alone (no tree), the lowest floor; and the \
+        ratios build / each floor and 2 threads / 1 thread;\n\
+        - with --baseline EXECUTABLE, whole builds of another indexer (a previous version) \
+        beside ours, and the ratio;\n\
         - with --scale N, builds of the input written N times under other URLs (exact copies, \
         and distinct copies with suffixed words) for memory against corpus size.\n\n\
         Writes report.md, report.json and throughput.svg to --report DIR.\n\n\
@@ -230,7 +232,11 @@ struct BenchArgs {
     /// Internal: run only the floor reference in this process and print it as JSON.
     #[arg(long, hide = true)]
     floor_run: bool,
-    /// Internal: the floor run's parse, `rcdom` or `tokenizer`.
+    /// Also run whole builds of this other `indexer` executable (e.g. the previous version),
+    /// on the same pages and thread counts, for a before/after in one run.
+    #[arg(long, value_name = "EXECUTABLE")]
+    baseline: Option<PathBuf>,
+    /// Internal: the floor run's parse, `rcdom`, `arena` or `tokenizer`.
     #[arg(long, hide = true, value_name = "KIND", default_value = "rcdom")]
     floor_kind: String,
     /// Internal: the folder of the floor run's index.
@@ -2116,7 +2122,7 @@ fn bench_command(args: BenchArgs) -> Result<ExitCode> {
     let config = load_config(args.config.as_deref())?;
     if args.floor_run {
         let Some(kind) = FloorKind::parse(&args.floor_kind) else {
-            bail!("--floor-kind {}: unknown; use rcdom or tokenizer", args.floor_kind);
+            bail!("--floor-kind {}: unknown; use rcdom, arena or tokenizer", args.floor_kind);
         };
         let threads = args.threads.first().copied().unwrap_or(1).max(1);
         rayon::ThreadPoolBuilder::new()
@@ -2141,6 +2147,7 @@ fn bench_command(args: BenchArgs) -> Result<ExitCode> {
         stage_pages: args.stage_pages.max(1),
         scale: args.scale.filter(|&n| n > 1),
         indexer: std::env::current_exe().context("cannot find the indexer executable for the child builds")?,
+        baseline: args.baseline,
         work_dir: work_dir.path().to_path_buf(),
     };
     let report = run_bench(&options, &|step| eprintln!("indexer bench: {step}"))?;
@@ -2152,16 +2159,28 @@ fn bench_command(args: BenchArgs) -> Result<ExitCode> {
     for run in &report.runs {
         outln!(
             "{} thread(s): build {:.0} pages/s ({:.2} MB/s, peak {:.0} MiB), RcDom floor {:.0} pages/s, build / floor \
-             {:.2}; tokenizer floor {:.0} pages/s, build / floor {:.2}",
+             {:.2}; arena floor {:.0} pages/s, build / floor {:.2}; tokenizer floor {:.0} pages/s, build / floor {:.2}",
             run.threads,
             run.build_throughput.pages_per_second,
             run.build_throughput.mb_per_second,
             run.build.peak_rss_bytes.unwrap_or(0) as f64 / 1048576.0,
             run.floor_throughput.pages_per_second,
             run.build_over_floor,
+            run.arena_floor_throughput.pages_per_second,
+            run.build_over_arena_floor,
             run.tokenizer_floor_throughput.pages_per_second,
             run.build_over_tokenizer_floor
         );
+        if let Some(baseline) = &run.baseline {
+            outln!(
+                "{} thread(s): baseline {} {:.0} pages/s (peak {:.0} MiB): build / baseline {:.2}",
+                run.threads,
+                baseline.executable,
+                baseline.throughput.pages_per_second,
+                baseline.build.peak_rss_bytes.unwrap_or(0) as f64 / 1048576.0,
+                baseline.speedup
+            );
+        }
     }
     if let Some(scaling) = report.build_scaling {
         outln!("thread scaling of the build: {scaling:.2}x");

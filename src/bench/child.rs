@@ -100,9 +100,11 @@ fn describe(command: &Command) -> String {
         .join(" ")
 }
 
-/// `indexer build` of `inputs` into a fresh folder, on `threads` threads.
+/// `indexer build` of `inputs` by the executable `indexer` into a fresh folder, on `threads`
+/// threads.
 pub(super) fn run_build(
     options: &BenchOptions,
+    indexer: &Path,
     inputs: &[PathBuf],
     threads: usize,
     name: &str,
@@ -110,7 +112,7 @@ pub(super) fn run_build(
 ) -> Result<ChildRun, BenchError> {
     let config = config_file(options, threads)?;
     let dir = options.work_dir.join(name);
-    let mut command = pinning.command(&options.indexer, threads);
+    let mut command = pinning.command(indexer, threads);
     command
         .arg("build")
         .args(inputs)

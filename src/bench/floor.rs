@@ -5,9 +5,11 @@
 //! parsed in parallel exactly as `indexer build` does, so that the two compare fairly.
 //!
 //! The RcDom floor pays for a tree of `Rc<RefCell<…>>` nodes that an indexer need not build,
-//! so a second, lower floor ([`FloorKind::Tokenizer`]) runs html5ever's tokenizer alone: the
-//! same tokenization (switched into raw text for scripts, styles and titles as the tree
-//! builder switches it), text tokens outside invisible elements, no tree.
+//! so two lower floors run beside it: html5ever's tree builder into our arena DOM
+//! ([`FloorKind::Arena`], the parse a build does), and html5ever's tokenizer alone
+//! ([`FloorKind::Tokenizer`]): the same tokenization (switched into raw text for scripts,
+//! styles and titles as the tree builder switches it), text tokens outside invisible
+//! elements, no tree.
 
 use std::path::Path;
 use std::time::Instant;
@@ -30,6 +32,7 @@ use crate::build::peak_rss_bytes;
 use crate::config::Config;
 use crate::index::{IndexError, TOKENIZER_NAME, register_tokenizers};
 use crate::input::{ByteCounter, InputEvent, RawPage, Source};
+use crate::tagtree::dom::{Dom, DomData};
 
 /// Pages in flight between the reader and the workers, in batches (as in a build).
 const CHANNEL_BATCHES: usize = 4;
@@ -46,19 +49,22 @@ pub enum FloorKind {
     RcDom,
     /// html5ever's tokenizer alone, no tree.
     Tokenizer,
+    /// html5ever's tree builder into the arena DOM a build parses into, then a walk of it.
+    Arena,
 }
 
 impl FloorKind {
-    pub const ALL: [FloorKind; 2] = [FloorKind::RcDom, FloorKind::Tokenizer];
+    pub const ALL: [FloorKind; 3] = [FloorKind::RcDom, FloorKind::Tokenizer, FloorKind::Arena];
 
     pub fn as_str(self) -> &'static str {
         match self {
             FloorKind::RcDom => "rcdom",
             FloorKind::Tokenizer => "tokenizer",
+            FloorKind::Arena => "arena",
         }
     }
 
-    /// The kind named `name` (`rcdom` or `tokenizer`).
+    /// The kind named `name` (`rcdom`, `tokenizer` or `arena`).
     pub fn parse(name: &str) -> Option<FloorKind> {
         FloorKind::ALL.into_iter().find(|kind| kind.as_str() == name)
     }
@@ -67,6 +73,7 @@ impl FloorKind {
         match self {
             FloorKind::RcDom => visible_text,
             FloorKind::Tokenizer => tokenized_text,
+            FloorKind::Arena => arena_visible_text,
         }
     }
 }
@@ -177,6 +184,26 @@ pub fn visible_text(bytes: &[u8]) -> String {
     text
 }
 
+/// [`visible_text`] from the arena DOM ([`Dom`]) instead of an RcDom: the same text.
+pub fn arena_visible_text(bytes: &[u8]) -> String {
+    let html = String::from_utf8_lossy(bytes);
+    let dom = Dom::parse(&html);
+    let mut text = String::new();
+    let mut stack = vec![Dom::DOCUMENT];
+    while let Some(id) = stack.pop() {
+        match &dom.node(id).data {
+            DomData::Text(contents) => {
+                text.push_str(contents);
+                text.push(' ');
+            }
+            DomData::Element(element) if INVISIBLE.contains(&element.name.local.as_ref()) => continue,
+            _ => {}
+        }
+        stack.extend(dom.children_reversed(id));
+    }
+    text
+}
+
 /// The visible text of a page from html5ever's tokenizer alone: character tokens outside
 /// invisible elements, a space at every tag (as the DOM floor separates text nodes). Without
 /// a tree builder the tokenizer does not know that a script's content is raw text, so the sink
@@ -260,6 +287,7 @@ mod tests {
             <noscript>five</noscript><br/>six</body></html>";
         let words = |text: String| text.split_whitespace().map(str::to_string).collect::<Vec<_>>();
         assert_eq!(words(tokenized_text(page)), words(visible_text(page)));
+        assert_eq!(arena_visible_text(page), visible_text(page));
         assert_eq!(words(tokenized_text(page)), ["one", "two", "&", "three", "four", "<i>x</i>", "six"]);
     }
 
@@ -283,5 +311,6 @@ mod tests {
         let html = format!("{}deep{}", "<div>".repeat(2_000), "</div>".repeat(2_000));
         assert!(visible_text(html.as_bytes()).contains("deep"));
         assert!(tokenized_text(html.as_bytes()).contains("deep"));
+        assert!(arena_visible_text(html.as_bytes()).contains("deep"));
     }
 }

@@ -6,7 +6,10 @@
 //!   build's peak RSS (VmHWM) is its own;
 //! - [`floor`]: the floor reference — html5ever parsing, visible text, Tantivy indexing of that
 //!   text into one field — the least any such indexer must do, also one child per thread count;
-//!   twice: parsed into an RcDom, and tokenized alone (no tree), the lower floor;
+//!   three times: parsed into an RcDom, parsed into the arena DOM the build parses into, and
+//!   tokenized alone (no tree), the lowest floor;
+//! - optionally, whole builds of a previous `indexer` executable (`--baseline`), for a
+//!   before/after of one change measured in the same run;
 //! - [`scale`] (optional): builds of the input repeated N times under other URLs, for memory
 //!   growth with corpus size.
 //!
@@ -78,6 +81,8 @@ pub struct BenchOptions {
     pub scale: Option<usize>,
     /// The `indexer` executable the child builds run.
     pub indexer: PathBuf,
+    /// Another `indexer` executable (a previous version) whose whole builds run beside ours.
+    pub baseline: Option<PathBuf>,
     /// Where the child builds and generated inputs go (a temporary folder).
     pub work_dir: PathBuf,
 }
@@ -145,6 +150,23 @@ pub struct ThreadRun {
     pub tokenizer_floor_throughput: Throughput,
     /// Whole build / tokenizer floor, in pages per second.
     pub build_over_tokenizer_floor: f64,
+    /// The arena floor (html5ever's tree builder into the arena DOM a build parses into).
+    pub arena_floor: ChildRun,
+    pub arena_floor_throughput: Throughput,
+    /// Whole build / arena floor, in pages per second.
+    pub build_over_arena_floor: f64,
+    /// The baseline executable's whole build on as many threads, when one was given.
+    pub baseline: Option<BaselineRun>,
+}
+
+/// A whole build by the baseline executable.
+#[derive(Debug, Clone, Serialize)]
+pub struct BaselineRun {
+    pub executable: String,
+    pub build: ChildRun,
+    pub throughput: Throughput,
+    /// Our build / the baseline's, in pages per second.
+    pub speedup: f64,
 }
 
 /// Builds of the input at 1× and N× its size.
@@ -192,25 +214,55 @@ pub fn run_bench(options: &BenchOptions, progress: &dyn Fn(&str)) -> Result<Benc
     if !options.stages_only {
         for &threads in &options.thread_counts {
             progress(&format!("whole build on {threads} thread(s)"));
-            let build = child::run_build(options, &options.inputs, threads, &format!("build-{threads}t"), pinning)?;
+            let build = child::run_build(
+                options,
+                &options.indexer,
+                &options.inputs,
+                threads,
+                &format!("build-{threads}t"),
+                pinning,
+            )?;
+            let throughput = |run: &ChildRun| Throughput::of(input.pages, input.html_bytes, run.seconds);
+            let build_throughput = throughput(&build);
+            let baseline = match &options.baseline {
+                Some(executable) => {
+                    progress(&format!("whole build of the baseline {} on {threads} thread(s)", executable.display()));
+                    let name = format!("baseline-{threads}t");
+                    let build = child::run_build(options, executable, &options.inputs, threads, &name, pinning)?;
+                    let baseline_throughput = throughput(&build);
+                    Some(BaselineRun {
+                        executable: executable.display().to_string(),
+                        speedup: build_throughput.pages_per_second / baseline_throughput.pages_per_second.max(1e-9),
+                        build,
+                        throughput: baseline_throughput,
+                    })
+                }
+                None => None,
+            };
             progress(&format!("floor reference (RcDom) on {threads} thread(s)"));
             let floor = child::run_floor_child(options, threads, pinning, FloorKind::RcDom)?;
+            progress(&format!("floor reference (arena DOM) on {threads} thread(s)"));
+            let arena_floor = child::run_floor_child(options, threads, pinning, FloorKind::Arena)?;
             progress(&format!("floor reference (tokenizer alone) on {threads} thread(s)"));
             let tokenizer_floor = child::run_floor_child(options, threads, pinning, FloorKind::Tokenizer)?;
-            let throughput = |run: &ChildRun| Throughput::of(input.pages, input.html_bytes, run.seconds);
-            let (build_throughput, floor_throughput) = (throughput(&build), throughput(&floor));
+            let floor_throughput = throughput(&floor);
             let tokenizer_floor_throughput = throughput(&tokenizer_floor);
+            let arena_floor_throughput = throughput(&arena_floor);
             let over = |floor: Throughput| build_throughput.pages_per_second / floor.pages_per_second.max(1e-9);
             runs.push(ThreadRun {
                 threads,
                 build_over_floor: over(floor_throughput),
                 build_over_tokenizer_floor: over(tokenizer_floor_throughput),
+                build_over_arena_floor: over(arena_floor_throughput),
                 build,
                 build_throughput,
                 floor,
                 floor_throughput,
                 tokenizer_floor,
                 tokenizer_floor_throughput,
+                arena_floor,
+                arena_floor_throughput,
+                baseline,
             });
         }
         if let Some(copies) = options.scale {

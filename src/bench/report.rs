@@ -64,19 +64,20 @@ pub fn markdown(report: &BenchReport, command: &str) -> String {
              html5ever parsing + visible text + Tantivy indexing of that text into one field (our \
              full-text analyzer, writer memory and threads), read and batched as the build does, also \
              in a child process. `index.writer_threads` follows the thread count in both. The floor \
-             runs twice: html5ever's tree builder into an RcDom (as the build's parse), and \
+             runs three times: html5ever's tree builder into an RcDom (`Rc<RefCell<…>>` nodes, what \
+             the build parsed into before issue #23), into the arena DOM the build parses into, and \
              html5ever's tokenizer alone with no tree (the *tokenizer floor*, switched into raw text \
-             for scripts, styles and titles as the tree builder switches it), the lower floor.\n"
+             for scripts, styles and titles as the tree builder switches it), the lowest floor.\n"
         );
         let _ = writeln!(
             md,
-            "| threads | build pages/s | build MB/s | build peak RSS | RcDom floor pages/s | floor MB/s | floor peak RSS | build / RcDom floor | tokenizer floor pages/s | build / tokenizer floor |"
+            "| threads | build pages/s | build MB/s | build peak RSS | RcDom floor pages/s | floor MB/s | floor peak RSS | build / RcDom floor | arena floor pages/s | build / arena floor | tokenizer floor pages/s | build / tokenizer floor |"
         );
-        let _ = writeln!(md, "|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|");
+        let _ = writeln!(md, "|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|");
         for run in &report.runs {
             let _ = writeln!(
                 md,
-                "| {} | {:.0} | {:.2} | {} | {:.0} | {:.2} | {} | {:.2} (target ≥ {BUILD_OVER_FLOOR_TARGET}: {}) | {:.0} | {:.2} |",
+                "| {} | {:.0} | {:.2} | {} | {:.0} | {:.2} | {} | {:.2} (target ≥ {BUILD_OVER_FLOOR_TARGET}: {}) | {:.0} | {:.2} | {:.0} | {:.2} |",
                 run.threads,
                 run.build_throughput.pages_per_second,
                 run.build_throughput.mb_per_second,
@@ -86,9 +87,38 @@ pub fn markdown(report: &BenchReport, command: &str) -> String {
                 mib(run.floor.peak_rss_bytes),
                 run.build_over_floor,
                 verdict(run.build_over_floor, BUILD_OVER_FLOOR_TARGET),
+                run.arena_floor_throughput.pages_per_second,
+                run.build_over_arena_floor,
                 run.tokenizer_floor_throughput.pages_per_second,
                 run.build_over_tokenizer_floor,
             );
+        }
+        if report.runs.iter().any(|r| r.baseline.is_some()) {
+            let _ = writeln!(
+                md,
+                "\nThe baseline: whole builds of another `indexer` executable (`--baseline`) on the same \
+                 pages, thread counts and configuration, in the same run.\n"
+            );
+            let _ = writeln!(
+                md,
+                "| threads | baseline | baseline pages/s | baseline peak RSS | build pages/s | build peak RSS | build / baseline |"
+            );
+            let _ = writeln!(md, "|---:|---|---:|---:|---:|---:|---:|");
+            for run in &report.runs {
+                if let Some(baseline) = &run.baseline {
+                    let _ = writeln!(
+                        md,
+                        "| {} | `{}` | {:.0} | {} | {:.0} | {} | {:.2}× |",
+                        run.threads,
+                        baseline.executable,
+                        baseline.throughput.pages_per_second,
+                        mib(baseline.build.peak_rss_bytes),
+                        run.build_throughput.pages_per_second,
+                        mib(run.build.peak_rss_bytes),
+                        baseline.speedup,
+                    );
+                }
+            }
         }
         let _ = writeln!(md);
         if let (Some(build), Some(floor)) = (report.build_scaling, report.floor_scaling) {
@@ -193,7 +223,12 @@ fn throughput_chart(report: &BenchReport, path: &Path) -> Result<(), String> {
     bars.push(("all stages".into(), report.stages.total.mb_per_second, stage_color));
     for run in &report.runs {
         bars.push((format!("build {}t", run.threads), run.build_throughput.mb_per_second, build_color));
+        if let Some(baseline) = &run.baseline {
+            bars.push((format!("baseline {}t", run.threads), baseline.throughput.mb_per_second, build_color));
+        }
         bars.push((format!("floor {}t", run.threads), run.floor_throughput.mb_per_second, floor_color));
+        let arena = run.arena_floor_throughput.mb_per_second;
+        bars.push((format!("arena floor {}t", run.threads), arena, floor_color));
         let tokenizer = run.tokenizer_floor_throughput.mb_per_second;
         bars.push((format!("tokenizer floor {}t", run.threads), tokenizer, floor_color));
     }

@@ -183,7 +183,7 @@ pub(super) fn run_scale(
         write_scaled_warc(&options.inputs, n, kind, options.config.input.max_page_bytes, &warc)?;
         let input: InputSize = input_size(std::slice::from_ref(&warc), &options.config)?;
         progress(&format!("whole build of the input {n}× on {threads} thread(s)"));
-        let build = run_build(options, std::slice::from_ref(&warc), threads, &name, pinning)?;
+        let build = run_build(options, &options.indexer, std::slice::from_ref(&warc), threads, &name, pinning)?;
         let _ = std::fs::remove_file(&warc);
         runs.push(ScaleRun {
             copies: n,

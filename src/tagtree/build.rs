@@ -2,11 +2,7 @@
 
 use std::collections::HashSet;
 
-use html5ever::tendril::TendrilSink;
-use html5ever::tree_builder::TreeBuilderOpts;
-use html5ever::{ParseOpts, parse_document};
-use markup5ever_rcdom::{Handle, NodeData, RcDom};
-
+use super::dom::{Dom, DomData, DomId};
 use super::{
     BlockStats, BlockType, Image, Item, Link, Node, NodeId, TagTree, Terms, TitleHeading, WeightyTag, hint_words,
 };
@@ -109,7 +105,7 @@ pub fn build_tag_tree(html: &str, config: &TagTreeConfig, weighty_tags: &HashSet
 
 /// A page parsed by html5ever, before it is reduced to a tag tree.
 pub struct ParsedHtml {
-    pub dom: RcDom,
+    pub dom: Dom,
     /// Markup nested deeper than `tag_tree.max_markup_depth` was flattened before parsing.
     pub markup_capped: bool,
 }
@@ -117,26 +113,21 @@ pub struct ParsedHtml {
 /// The first half of [`build_tag_tree`]: caps the markup depth and parses with html5ever
 /// (scripting off). Separate so that benchmarks can time parsing on its own.
 pub fn parse_html(html: &str, config: &TagTreeConfig) -> ParsedHtml {
-    let opts = ParseOpts {
-        tree_builder: TreeBuilderOpts { scripting_enabled: false, ..Default::default() },
-        ..Default::default()
-    };
     let (html, markup_capped) = super::prepare_markup(html, config.max_markup_depth);
-    let dom = parse_document(RcDom::default(), opts).one(html.as_ref());
-    ParsedHtml { dom, markup_capped }
+    ParsedHtml { dom: Dom::parse(&html), markup_capped }
 }
 
 /// The second half of [`build_tag_tree`]: the tag tree of a parsed page.
 pub fn tag_tree_of(parsed: &ParsedHtml, config: &TagTreeConfig, weighty_tags: &HashSet<String>) -> TagTree {
     let mut builder = Builder::new(config, weighty_tags);
-    builder.walk(&parsed.dom.document);
+    builder.walk(&parsed.dom);
     let mut tree = builder.finish();
     tree.depth_capped |= parsed.markup_capped;
     tree
 }
 
 enum Frame {
-    Enter(Handle),
+    Enter(DomId),
     PopContainer,
     EndLink(Option<usize>),
     EndWeighty,
@@ -204,11 +195,11 @@ impl<'a> Builder<'a> {
         *self.containers.last().expect("the root is never popped")
     }
 
-    fn walk(&mut self, document: &Handle) {
-        let mut stack: Vec<Frame> = document.children.borrow().iter().rev().cloned().map(Frame::Enter).collect();
+    fn walk(&mut self, dom: &Dom) {
+        let mut stack: Vec<Frame> = dom.children_reversed(Dom::DOCUMENT).map(Frame::Enter).collect();
         while let Some(frame) = stack.pop() {
             match frame {
-                Frame::Enter(handle) => self.enter(&handle, &mut stack),
+                Frame::Enter(id) => self.enter(dom, id, &mut stack),
                 Frame::PopContainer => {
                     self.containers.pop();
                 }
@@ -225,30 +216,29 @@ impl<'a> Builder<'a> {
         }
     }
 
-    fn enter(&mut self, handle: &Handle, stack: &mut Vec<Frame>) {
-        match &handle.data {
-            NodeData::Text { contents } => {
-                let text = contents.borrow();
+    fn enter(&mut self, dom: &Dom, id: DomId, stack: &mut Vec<Frame>) {
+        match &dom.node(id).data {
+            DomData::Text(text) => {
                 if self.in_title {
-                    self.tree.title.push_str(&text);
+                    self.tree.title.push_str(text);
                 } else {
-                    self.push_text(&text);
+                    self.push_text(text);
                 }
             }
-            NodeData::Element { name, attrs, .. } => {
-                let tag: &str = &name.local;
-                let attrs = attrs.borrow();
-                let attr = |key: &str| attribute(&attrs, key);
+            DomData::Element(element) => {
+                let tag: &str = &element.name.local;
+                let attrs = &element.attrs;
+                let attr = |key: &str| attribute(attrs, key);
                 match tag {
                     "html" => {
                         self.tree.lang = attr("lang").filter(|l| !l.trim().is_empty());
                     }
                     "head" => {
                         // Only the title and the description are taken from the head.
-                        for child in handle.children.borrow().iter().rev() {
-                            if let NodeData::Element { name, .. } = &child.data {
-                                if matches!(&*name.local, "title" | "meta") {
-                                    stack.push(Frame::Enter(child.clone()));
+                        for child in dom.children_reversed(id) {
+                            if let DomData::Element(element) = &dom.node(child).data {
+                                if matches!(&*element.name.local, "title" | "meta") {
+                                    stack.push(Frame::Enter(child));
                                 }
                             }
                         }
@@ -258,7 +248,7 @@ impl<'a> Builder<'a> {
                         if self.tree.title.is_empty() {
                             self.in_title = true;
                             stack.push(Frame::EndTitle);
-                            push_children(handle, stack);
+                            push_children(dom, id, stack);
                         }
                         return;
                     }
@@ -328,9 +318,9 @@ impl<'a> Builder<'a> {
                     self.weighty.push((node, self.tree.nodes[node].weighty.len() - 1));
                     stack.push(Frame::EndWeighty);
                 }
-                push_children(handle, stack);
+                push_children(dom, id, stack);
             }
-            NodeData::Document => push_children(handle, stack),
+            DomData::Document => push_children(dom, id, stack),
             _ => {}
         }
     }
@@ -565,8 +555,8 @@ fn attribute(attrs: &[html5ever::Attribute], key: &str) -> Option<String> {
     attrs.iter().find(|a| &*a.name.local == key).map(|a| a.value.to_string())
 }
 
-fn push_children(handle: &Handle, stack: &mut Vec<Frame>) {
-    stack.extend(handle.children.borrow().iter().rev().cloned().map(Frame::Enter));
+fn push_children(dom: &Dom, id: DomId, stack: &mut Vec<Frame>) {
+    stack.extend(dom.children_reversed(id).map(Frame::Enter));
 }
 
 fn is_hidden(hidden: &Option<String>, style: &Option<String>) -> bool {

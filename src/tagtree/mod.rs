@@ -13,6 +13,7 @@
 //! `tag_tree.max_depth`.
 
 mod build;
+pub mod dom;
 mod prepass;
 mod render;
 
