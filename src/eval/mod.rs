@@ -3,6 +3,7 @@
 
 pub mod clean;
 pub mod clean_report;
+pub mod clean_table;
 pub mod disk;
 pub mod languages;
 pub mod replicas;

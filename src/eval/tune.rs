@@ -34,6 +34,8 @@ pub enum TuneError {
     Score(#[from] ScoreError),
     #[error("leave-one-collection-out needs at least two collections, got {0}")]
     TooFew(usize),
+    #[error("cannot write {path}: {source}")]
+    Write { path: String, source: std::io::Error },
 }
 
 /// P@10, MAP and nDCG@10 of one search on one collection.
@@ -361,4 +363,33 @@ pub fn markdown(report: &TuneReport, command: &str) -> String {
     row(&mut md, "none (shipped)", &report.chosen);
     let _ = writeln!(md, "\n{} (setting, collection) pairs scored.", report.evaluations);
     md
+}
+
+/// Writes report.md and report.json into `dir` and, when `settings_file` is given, the
+/// settings chosen on all collections there (the format of src/search/settings.toml).
+pub fn write_tuning_report(
+    report: &TuneReport,
+    dir: &std::path::Path,
+    command: &str,
+    settings_file: Option<&std::path::Path>,
+) -> Result<(), TuneError> {
+    let write = |path: &std::path::Path, text: String| {
+        std::fs::write(path, text).map_err(|source| TuneError::Write { path: path.display().to_string(), source })
+    };
+    std::fs::create_dir_all(dir).map_err(|source| TuneError::Write { path: dir.display().to_string(), source })?;
+    write(&dir.join("report.md"), markdown(report, command))?;
+    let json = serde_json::to_string_pretty(report).map_err(|e| TuneError::Write {
+        path: dir.join("report.json").display().to_string(),
+        source: std::io::Error::other(e),
+    })?;
+    write(&dir.join("report.json"), json + "\n")?;
+    if let Some(path) = settings_file {
+        let settings = toml::to_string(&report.chosen)
+            .map_err(|e| TuneError::Write { path: path.display().to_string(), source: std::io::Error::other(e) })?;
+        let text = format!(
+            "# Search settings (see src/search/settings.rs), written by `{command} --write-settings`.\n{settings}"
+        );
+        write(path, text)?;
+    }
+    Ok(())
 }

@@ -1,0 +1,42 @@
+use indexer::clean::CleanerKind;
+
+use crate::commands::prelude::*;
+
+#[derive(Args)]
+pub struct InspectArgs {
+    /// An HTML file.
+    pub file: PathBuf,
+    /// The page's URL (resolves its links).
+    #[arg(long)]
+    pub url: Option<String>,
+    #[arg(long, value_parser = clap::builder::PossibleValuesParser::new(CleanerKind::NAMES))]
+    pub cleaner: Option<String>,
+    /// Print the tag tree outline too.
+    #[arg(long)]
+    pub tree: bool,
+}
+
+pub fn run(args: InspectArgs) -> Result<ExitCode> {
+    use indexer::build::{PageContext, process_page};
+    use indexer::input::RawPage;
+    use indexer::text::StopWords;
+
+    let mut config = Config::default();
+    if let Some(cleaner) = args.cleaner {
+        config.cleaning.cleaner = cleaner;
+    }
+    let bytes = std::fs::read(&args.file).with_context(|| format!("cannot read {}", args.file.display()))?;
+    let url = args.url.unwrap_or_else(|| format!("file://{}", args.file.display()));
+    let stop_words = StopWords::generic();
+    let ctx = PageContext::new(&config, &stop_words);
+    let raw = RawPage { url, origin: args.file.display().to_string(), bytes, http_charset: None, http_language: None };
+    if args.tree {
+        let (tree, _) = ctx.tag_tree(&raw);
+        outln!("{}", tree.outline());
+    }
+    match process_page(raw, &ctx) {
+        Ok(page) => outln!("{}", serde_json::to_string_pretty(&page.record)?),
+        Err(skipped) => bail!("{skipped}"),
+    }
+    Ok(ExitCode::SUCCESS)
+}

@@ -1,0 +1,128 @@
+use indexer::search::{Collection, IndexChoice, SearchRequest, SearchSettings, Shards};
+
+use crate::commands::prelude::*;
+
+pub const LONG_ABOUT: &str = "Search a build and print ranked results: rank, score, URL, title \
+        and a snippet of the abstract.\n\n\
+        Any text is a valid query: it is segmented like the pages (Chinese by jieba), \
+        stemmed, and matched as a bag of words with BM25. --index abstract searches titles, \
+        keywords and abstracts (precise); fulltext searches all visible text of the raw \
+        pages (the paper's baseline); tiered answers from the abstract index first and fills \
+        the rest from the full-text index.\n\n\
+        Shards: give --dir several times to search shard builds as one collection. Every \
+        shard is scored with the document counts, document frequencies and field lengths \
+        summed over all shards, so the ranking is that of one build over all their pages \
+        (run `indexer replicas merge` first to drop replicas across shards). Each result \
+        names its shard.\n\n\
+        Example: indexer search \"sodium battery\" --dir shards/a --dir shards/b\n\n\
+        Exit code 1 when nothing matched.";
+
+#[derive(Args)]
+pub struct SearchArgs {
+    /// The query.
+    pub query: String,
+    /// The build folder; give --dir several times to search shard builds together, scored
+    /// with their summed collection statistics and merged by score.
+    #[arg(long, default_value = DEFAULT_DIR, value_name = "DIR")]
+    pub dir: Vec<PathBuf>,
+    /// Which index answers: tiered fuses the abstract and the full-text index's hits (the
+    /// best of the three in the held-out evaluation, README "Search settings").
+    #[arg(long, default_value = "tiered", value_parser = clap::builder::PossibleValuesParser::new(IndexChoice::NAMES))]
+    pub index: String,
+    /// Number of results.
+    #[arg(short = 'n', long, default_value_t = 10)]
+    pub limit: usize,
+    /// Only pages of this content category (a code of the build's classifier, e.g. 05).
+    #[arg(long, value_name = "CODE")]
+    pub category: Option<String>,
+    #[command(flatten)]
+    pub tuning: SearchTuning,
+    /// One JSON object per result (JSON Lines).
+    #[arg(long)]
+    pub json: bool,
+}
+
+#[derive(Args)]
+pub struct SearchTuning {
+    /// Expand the query by pseudo-relevance feedback (RM3): the words of the top pages'
+    /// DocView records (title, keywords, abstract) join the query, weighted by a relevance
+    /// model; the number of pages and terms and the original query's weight are settings.
+    #[arg(long)]
+    pub feedback: bool,
+    /// Search settings (BM25 k1 and b per index, field boosts, the tiered search's fusion,
+    /// feedback) from this file instead of the shipped ones (src/search/settings.toml, which
+    /// says how each was chosen; `indexer eval tune` chooses them).
+    #[arg(long, value_name = "FILE")]
+    pub settings: Option<PathBuf>,
+}
+
+impl SearchTuning {
+    pub fn settings(&self) -> Result<Option<SearchSettings>> {
+        Ok(self.settings.as_deref().map(SearchSettings::from_file).transpose()?)
+    }
+}
+
+pub fn index_choice(name: &str) -> IndexChoice {
+    // clap accepts only IndexChoice::NAMES.
+    IndexChoice::from_name(name).unwrap_or(IndexChoice::Tiered)
+}
+
+pub fn run(args: SearchArgs) -> Result<ExitCode> {
+    let request = SearchRequest {
+        choice: index_choice(&args.index),
+        limit: args.limit,
+        category: args.category.as_deref(),
+        feedback: args.tuning.feedback,
+    };
+    let settings = args.tuning.settings()?;
+    let hits = match args.dir.as_slice() {
+        [dir] => {
+            let mut collection = Collection::open(dir)?;
+            if let Some(settings) = settings {
+                collection.set_settings(settings)?;
+            }
+            collection.search_request(&args.query, &request)?
+        }
+        dirs => {
+            let mut shards = Shards::open(dirs)?;
+            if let Some(settings) = settings {
+                shards.set_settings(settings)?;
+            }
+            shards.search_request(&args.query, &request)?
+        }
+    };
+    let stdout = std::io::stdout();
+    let mut out = stdout.lock();
+    for hit in &hits {
+        if args.json {
+            writeln!(out, "{}", serde_json::to_string(hit)?)?;
+        } else {
+            match &hit.category {
+                Some(code) => write!(out, "{:>3}. {:<8.3} {}  [{code}]", hit.rank, hit.score, hit.url)?,
+                None => write!(out, "{:>3}. {:<8.3} {}", hit.rank, hit.score, hit.url)?,
+            }
+            match &hit.shard {
+                Some(shard) => writeln!(out, "  ({shard})")?,
+                None => writeln!(out)?,
+            }
+            if !hit.title.is_empty() {
+                writeln!(out, "     {}", hit.title)?;
+            }
+            if !hit.snippet.is_empty() {
+                writeln!(out, "     {}", hit.snippet)?;
+            }
+        }
+    }
+    if hits.is_empty() {
+        if !args.json {
+            match &args.category {
+                Some(code) => {
+                    eprintln!("indexer: no results for {:?} in category {code} of the {} index", args.query, args.index)
+                }
+                None => eprintln!("indexer: no results for {:?} in the {} index", args.query, args.index),
+            }
+        }
+        return Ok(ExitCode::from(1));
+    }
+    Ok(ExitCode::SUCCESS)
+}
