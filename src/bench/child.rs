@@ -73,7 +73,7 @@ struct ReplicaCountsJson {
 }
 
 /// The configuration of a run on `threads` threads: Tantivy's writer threads follow the pool.
-fn config_file(options: &BenchOptions, threads: usize) -> Result<PathBuf, BenchError> {
+pub(super) fn config_file(options: &BenchOptions, threads: usize) -> Result<PathBuf, BenchError> {
     let mut config: Config = options.config.clone();
     config.index.writer_threads = threads.max(1);
     let path = options.work_dir.join(format!("config-{threads}t.toml"));
@@ -100,17 +100,26 @@ fn describe(command: &Command) -> String {
         .join(" ")
 }
 
-/// `indexer build` of `inputs` by the executable `indexer` into a fresh folder, on `threads`
-/// threads.
+/// The configuration of a baseline executable's run on `threads` threads: its own defaults
+/// but for the writer threads, since a previous version does not know every parameter of this
+/// one (it refuses unknown keys).
+pub(super) fn baseline_config_file(options: &BenchOptions, threads: usize) -> Result<PathBuf, BenchError> {
+    let path = options.work_dir.join(format!("baseline-config-{threads}t.toml"));
+    let toml = format!("[index]\nwriter_threads = {}\n", threads.max(1));
+    std::fs::write(&path, toml).map_err(BenchError::io(&path))?;
+    Ok(path)
+}
+
+/// `indexer build` of `inputs` by the executable `indexer` with the configuration file
+/// `config` into a fresh folder, on `threads` threads.
 pub(super) fn run_build(
     options: &BenchOptions,
-    indexer: &Path,
+    (indexer, config): (&Path, &Path),
     inputs: &[PathBuf],
     threads: usize,
     name: &str,
     pinning: Pinning,
 ) -> Result<ChildRun, BenchError> {
-    let config = config_file(options, threads)?;
     let dir = options.work_dir.join(name);
     let mut command = pinning.command(indexer, threads);
     command
@@ -119,7 +128,7 @@ pub(super) fn run_build(
         .arg("--dir")
         .arg(&dir)
         .arg("--config")
-        .arg(&config)
+        .arg(config)
         .arg("--threads")
         .arg(threads.to_string())
         .args(["--json", "--quiet"]);

@@ -214,9 +214,10 @@ pub fn run_bench(options: &BenchOptions, progress: &dyn Fn(&str)) -> Result<Benc
     if !options.stages_only {
         for &threads in &options.thread_counts {
             progress(&format!("whole build on {threads} thread(s)"));
+            let config = child::config_file(options, threads)?;
             let build = child::run_build(
                 options,
-                &options.indexer,
+                (&options.indexer, &config),
                 &options.inputs,
                 threads,
                 &format!("build-{threads}t"),
@@ -228,7 +229,9 @@ pub fn run_bench(options: &BenchOptions, progress: &dyn Fn(&str)) -> Result<Benc
                 Some(executable) => {
                     progress(&format!("whole build of the baseline {} on {threads} thread(s)", executable.display()));
                     let name = format!("baseline-{threads}t");
-                    let build = child::run_build(options, executable, &options.inputs, threads, &name, pinning)?;
+                    let config = child::baseline_config_file(options, threads)?;
+                    let build =
+                        child::run_build(options, (executable, &config), &options.inputs, threads, &name, pinning)?;
                     let baseline_throughput = throughput(&build);
                     Some(BaselineRun {
                         executable: executable.display().to_string(),

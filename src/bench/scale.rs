@@ -16,7 +16,7 @@ use flate2::write::GzEncoder;
 use md5::Digest;
 use serde::Serialize;
 
-use super::child::{Pinning, run_build};
+use super::child::{Pinning, config_file, run_build};
 use super::{BenchError, BenchOptions, InputSize, ScaleRun, Throughput, input_size};
 use crate::input::{ByteCounter, InputEvent, RawPage, Source};
 
@@ -183,7 +183,9 @@ pub(super) fn run_scale(
         write_scaled_warc(&options.inputs, n, kind, options.config.input.max_page_bytes, &warc)?;
         let input: InputSize = input_size(std::slice::from_ref(&warc), &options.config)?;
         progress(&format!("whole build of the input {n}× on {threads} thread(s)"));
-        let build = run_build(options, &options.indexer, std::slice::from_ref(&warc), threads, &name, pinning)?;
+        let config = config_file(options, threads)?;
+        let build =
+            run_build(options, (&options.indexer, &config), std::slice::from_ref(&warc), threads, &name, pinning)?;
         let _ = std::fs::remove_file(&warc);
         runs.push(ScaleRun {
             copies: n,

@@ -48,7 +48,8 @@ pub struct BenchArgs {
     #[arg(long, hide = true)]
     pub floor_run: bool,
     /// Also run whole builds of this other `indexer` executable (e.g. the previous version),
-    /// on the same pages and thread counts, for a before/after in one run.
+    /// on the same pages and thread counts, for a before/after in one run. It runs with its
+    /// own defaults (an older version refuses parameters it does not know), not --config.
     #[arg(long, value_name = "EXECUTABLE")]
     pub baseline: Option<PathBuf>,
     /// Internal: the floor run's parse, `rcdom`, `arena` or `tokenizer`.

@@ -26,15 +26,51 @@ pub struct Dom {
     nodes: Vec<DomNode>,
 }
 
-/// One node of a [`Dom`] with its links to its neighbours.
+/// One node of a [`Dom`] with its links to its neighbours (indices, [`NONE`] for none: four
+/// bytes a link keeps a node small).
 #[derive(Debug)]
 pub struct DomNode {
-    pub parent: Option<DomId>,
-    pub first_child: Option<DomId>,
-    pub last_child: Option<DomId>,
-    pub previous_sibling: Option<DomId>,
-    pub next_sibling: Option<DomId>,
+    parent: u32,
+    first_child: u32,
+    last_child: u32,
+    previous_sibling: u32,
+    next_sibling: u32,
     pub data: DomData,
+}
+
+/// No node: the link's end.
+const NONE: u32 = u32::MAX;
+
+fn link(id: u32) -> Option<DomId> {
+    (id != NONE).then_some(id as DomId)
+}
+
+/// The link to `id`. A page is capped at `input.max_page_bytes`, and each node takes bytes of
+/// markup, so ids stay far below `u32::MAX`.
+fn to(id: Option<DomId>) -> u32 {
+    id.map_or(NONE, |id| id as u32)
+}
+
+impl DomNode {
+    pub fn parent(&self) -> Option<DomId> {
+        link(self.parent)
+    }
+
+    pub fn first_child(&self) -> Option<DomId> {
+        link(self.first_child)
+    }
+
+    pub fn last_child(&self) -> Option<DomId> {
+        link(self.last_child)
+    }
+
+    pub fn previous_sibling(&self) -> Option<DomId> {
+        link(self.previous_sibling)
+    }
+
+    pub fn next_sibling(&self) -> Option<DomId> {
+        link(self.next_sibling)
+    }
 }
 
 /// What a node is, as in markup5ever_rcdom's `NodeData`.
@@ -94,12 +130,12 @@ impl Dom {
 
     /// The children of `id`, in document order.
     pub fn children(&self, id: DomId) -> impl Iterator<Item = DomId> + '_ {
-        std::iter::successors(self.nodes[id].first_child, move |&c| self.nodes[c].next_sibling)
+        std::iter::successors(self.nodes[id].first_child(), move |&c| self.nodes[c].next_sibling())
     }
 
     /// The children of `id`, last first.
     pub fn children_reversed(&self, id: DomId) -> impl Iterator<Item = DomId> + '_ {
-        std::iter::successors(self.nodes[id].last_child, move |&c| self.nodes[c].previous_sibling)
+        std::iter::successors(self.nodes[id].last_child(), move |&c| self.nodes[c].previous_sibling())
     }
 }
 
@@ -127,7 +163,7 @@ impl Default for DomSink {
 }
 
 fn new_node(data: DomData) -> DomNode {
-    DomNode { parent: None, first_child: None, last_child: None, previous_sibling: None, next_sibling: None, data }
+    DomNode { parent: NONE, first_child: NONE, last_child: NONE, previous_sibling: NONE, next_sibling: NONE, data }
 }
 
 fn push(nodes: &mut Vec<DomNode>, data: DomData) -> DomId {
@@ -137,42 +173,45 @@ fn push(nodes: &mut Vec<DomNode>, data: DomData) -> DomId {
 
 /// Unlinks `id` from its parent and siblings (RcDom's `remove_from_parent`).
 fn detach(nodes: &mut [DomNode], id: DomId) {
-    let Some(parent) = nodes[id].parent.take() else {
+    let Some(parent) = nodes[id].parent() else {
         return;
     };
-    let (previous, next) = (nodes[id].previous_sibling.take(), nodes[id].next_sibling.take());
+    let (previous, next) = (nodes[id].previous_sibling(), nodes[id].next_sibling());
+    nodes[id].parent = NONE;
+    nodes[id].previous_sibling = NONE;
+    nodes[id].next_sibling = NONE;
     match previous {
-        Some(p) => nodes[p].next_sibling = next,
-        None => nodes[parent].first_child = next,
+        Some(p) => nodes[p].next_sibling = to(next),
+        None => nodes[parent].first_child = to(next),
     }
     match next {
-        Some(n) => nodes[n].previous_sibling = previous,
-        None => nodes[parent].last_child = previous,
+        Some(n) => nodes[n].previous_sibling = to(previous),
+        None => nodes[parent].last_child = to(previous),
     }
 }
 
 /// Makes the unattached `child` the last child of `parent`.
 fn append_child(nodes: &mut [DomNode], parent: DomId, child: DomId) {
-    let last = nodes[parent].last_child;
-    nodes[child].parent = Some(parent);
-    nodes[child].previous_sibling = last;
+    let last = nodes[parent].last_child();
+    nodes[child].parent = to(Some(parent));
+    nodes[child].previous_sibling = to(last);
     match last {
-        Some(l) => nodes[l].next_sibling = Some(child),
-        None => nodes[parent].first_child = Some(child),
+        Some(l) => nodes[l].next_sibling = to(Some(child)),
+        None => nodes[parent].first_child = to(Some(child)),
     }
-    nodes[parent].last_child = Some(child);
+    nodes[parent].last_child = to(Some(child));
 }
 
 /// Puts the unattached `child` right before `sibling`, a child of `parent`.
 fn insert_before(nodes: &mut [DomNode], parent: DomId, sibling: DomId, child: DomId) {
-    let previous = nodes[sibling].previous_sibling;
-    nodes[child].parent = Some(parent);
-    nodes[child].previous_sibling = previous;
-    nodes[child].next_sibling = Some(sibling);
-    nodes[sibling].previous_sibling = Some(child);
+    let previous = nodes[sibling].previous_sibling();
+    nodes[child].parent = to(Some(parent));
+    nodes[child].previous_sibling = to(previous);
+    nodes[child].next_sibling = to(Some(sibling));
+    nodes[sibling].previous_sibling = to(Some(child));
     match previous {
-        Some(p) => nodes[p].next_sibling = Some(child),
-        None => nodes[parent].first_child = Some(child),
+        Some(p) => nodes[p].next_sibling = to(Some(child)),
+        None => nodes[parent].first_child = to(Some(child)),
     }
 }
 
@@ -192,7 +231,7 @@ impl DomSink {
         let nodes = &mut *self.nodes.borrow_mut();
         let child = match child {
             NodeOrText::AppendText(text) => {
-                let last = nodes[parent].last_child;
+                let last = nodes[parent].last_child();
                 if merge_text(nodes, last, &text) {
                     return;
                 }
@@ -253,7 +292,7 @@ impl TreeSink for DomSink {
     }
 
     fn append_based_on_parent_node(&self, element: &DomHandle, prev_element: &DomHandle, child: NodeOrText<DomHandle>) {
-        if self.nodes.borrow()[element.id].parent.is_some() {
+        if self.nodes.borrow()[element.id].parent().is_some() {
             self.append_before_sibling(element, child);
         } else {
             self.append(prev_element, child);
@@ -297,12 +336,12 @@ impl TreeSink for DomSink {
     fn append_before_sibling(&self, sibling: &DomHandle, new_node: NodeOrText<DomHandle>) {
         let nodes = &mut *self.nodes.borrow_mut();
         // html5ever only inserts before a node that has a parent (RcDom panics otherwise).
-        let Some(parent) = nodes[sibling.id].parent else {
+        let Some(parent) = nodes[sibling.id].parent() else {
             return;
         };
         let child = match new_node {
             NodeOrText::AppendText(text) => {
-                let previous = nodes[sibling.id].previous_sibling;
+                let previous = nodes[sibling.id].previous_sibling();
                 if merge_text(nodes, previous, &text) {
                     return;
                 }
@@ -313,15 +352,15 @@ impl TreeSink for DomSink {
         if child == sibling.id {
             return;
         }
-        let moved_forward = nodes[child].parent == Some(parent) && {
-            let mut at = nodes[child].next_sibling;
+        let moved_forward = nodes[child].parent() == Some(parent) && {
+            let mut at = nodes[child].next_sibling();
             while let Some(n) = at.filter(|&n| n != sibling.id) {
-                at = nodes[n].next_sibling;
+                at = nodes[n].next_sibling();
             }
             at.is_some()
         };
         detach(nodes, child);
-        match (moved_forward, nodes[sibling.id].next_sibling) {
+        match (moved_forward, nodes[sibling.id].next_sibling()) {
             (true, Some(next)) => insert_before(nodes, parent, next, child),
             (true, None) => append_child(nodes, parent, child),
             (false, _) => insert_before(nodes, parent, sibling.id, child),
@@ -348,7 +387,7 @@ impl TreeSink for DomSink {
             return;
         }
         let nodes = &mut *self.nodes.borrow_mut();
-        while let Some(child) = nodes[node.id].first_child {
+        while let Some(child) = nodes[node.id].first_child() {
             detach(nodes, child);
             append_child(nodes, new_parent.id, child);
         }
@@ -452,7 +491,7 @@ mod tests {
             reversed.reverse();
             assert_eq!(children, reversed, "node {id}: siblings disagree");
             for child in children {
-                assert_eq!(dom.node(child).parent, Some(id), "node {child}: parent");
+                assert_eq!(dom.node(child).parent(), Some(id), "node {child}: parent");
             }
         }
     }
