@@ -666,7 +666,7 @@ impl Default for ClassifyConfig {
             svm_epochs: 20,
             calibration_folds: 5,
             seed: 2004,
-            min_confidence: 0.5,
+            min_confidence: 0.55,
         }
     }
 }
