@@ -185,6 +185,7 @@ pub fn measure_stages(
                     summary: record.summary,
                     page_type: record.page_type.as_str().to_string(),
                     category: record.classification_code.unwrap_or_default(),
+                    lang: record.lang.unwrap_or_default(),
                     url: record.identifier,
                 },
             ));

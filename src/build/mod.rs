@@ -423,6 +423,7 @@ fn write_build(
                 summary: record.summary,
                 page_type: record.page_type.as_str().to_string(),
                 category: record.classification_code.unwrap_or_default(),
+                lang: record.lang.unwrap_or_default(),
                 url: record.identifier,
             })?;
             *summary.page_types.entry(record.page_type.as_str().to_string()).or_default() += 1;
