@@ -139,6 +139,7 @@ fn stages(c: &mut Criterion) {
                 summary: page.record.summary,
                 page_type: page.record.page_type.as_str().to_string(),
                 category: page.record.classification_code.unwrap_or_default(),
+                lang: page.record.lang.unwrap_or_default(),
                 url: page.record.identifier,
             })
             .collect();

@@ -6,6 +6,9 @@
 
 1. Stop words: one task learns the list one `indexer build` over all the inputs would learn
    (`indexer stop-words` over the first pages, in input order), so every shard shares it.
+   Site templates the same way: one task runs `indexer site-templates` over all the inputs in
+   order (every input is read; only the pages each host's sample takes are parsed), and every
+   shard build cleans with them (`--site-templates`), as one build over all the inputs would.
 2. Shard builds: the input list is cut into --shards contiguous slices; each slice is a Spark
    task that runs `indexer build --shard` into a private attempt folder and renames it into
    place (a retried or speculative attempt finding the shard published discards its own), and
@@ -278,6 +281,19 @@ def learn_stop_words_task(paths, indexer, config_text):
         return words
 
 
+def learn_site_templates_task(paths, indexer, config_text):
+    """One task: the site templates over all the inputs, in input order (the text of the
+    file `indexer site-templates` writes)."""
+    binary = find_indexer(indexer)
+    with tempfile.TemporaryDirectory(prefix="indexer-site-templates-") as scratch:
+        config = write_config(scratch, config_text)
+        local = [localize(p, scratch) for p in paths]
+        target = os.path.join(scratch, "site-templates.tsv")
+        run([binary, "site-templates", *local, "-o", target] + (["--config", config] if config else []))
+        with open(target, encoding="utf-8") as f:
+            return f.read()
+
+
 def write_config(scratch, config_text):
     if not config_text:
         return None
@@ -287,7 +303,7 @@ def write_config(scratch, config_text):
     return path
 
 
-def build_shard_task(shard, paths, first_source, out, indexer, config_text, stop_words, threads):
+def build_shard_task(shard, paths, first_source, out, indexer, config_text, stop_words, templates, threads):
     """One task: builds one shard into a private attempt folder and publishes it by renaming;
     returns (meta, rows). A second attempt (retry, speculation) that finds the shard published
     discards its own build, so exactly one is published."""
@@ -304,9 +320,12 @@ def build_shard_task(shard, paths, first_source, out, indexer, config_text, stop
             words = os.path.join(scratch, "stop-words.txt")
             with open(words, "w", encoding="utf-8") as f:
                 f.write(stop_words)
+            site_templates = os.path.join(scratch, "site-templates.tsv")
+            with open(site_templates, "w", encoding="utf-8") as f:
+                f.write(templates)
             local = [localize(p, scratch) for p in paths]
             command = [binary, "build", "--shard", "--quiet", "--json", "--stop-words", words,
-                       "--threads", str(threads), "--dir", attempt, *local]
+                       "--site-templates", site_templates, "--threads", str(threads), "--dir", attempt, *local]
             run(command + (["--config", config] if config else []))
         try:
             os.rename(attempt, final)
@@ -405,6 +424,9 @@ def main(argv=None):
     indexer = args.indexer
     stop_words = sc.parallelize([0], 1).map(lambda _: learn_stop_words_task(paths, indexer, config_text)).first()
     stages["stop_words"] = time.time() - t
+    t = time.time()
+    templates = sc.parallelize([0], 1).map(lambda _: learn_site_templates_task(paths, indexer, config_text)).first()
+    stages["site_templates"] = time.time() - t
 
     # 2. Shard builds: contiguous slices of the inputs, one task each.
     t = time.time()
@@ -413,7 +435,7 @@ def main(argv=None):
     threads = args.threads
     built = (
         sc.parallelize(jobs, len(jobs))
-        .map(lambda job: build_shard_task(job[0], job[1], job[2], out, indexer, config_text, stop_words, threads))
+        .map(lambda job: build_shard_task(job[0], job[1], job[2], out, indexer, config_text, stop_words, templates, threads))
         .persist()
     )
     metas = sorted(built.map(lambda pair: pair[0]).collect(), key=lambda m: m["shard"])
@@ -526,7 +548,8 @@ def print_summary(s, out):
         print(f"warning         {s['url_copy_conflicts']} URLs read twice within a shard: the shard's first copy "
               "stands for the copy one build would keep")
     print(f"shards          {s['shards_written']} written to {out} ({s['shards_changed']} changed by the join)")
-    print(f"time            {secs['total']:.1f} s: stop words {secs['stop_words']:.1f}, shard builds "
+    print(f"time            {secs['total']:.1f} s: stop words {secs['stop_words']:.1f}, site templates "
+          f"{secs['site_templates']:.1f}, shard builds "
           f"{secs['shard_builds']:.1f}, join {secs['join']:.1f} (grouping on Spark) + {secs['resolve']:.1f} "
           f"(resolving {s['join_candidates']} candidates on the driver), apply {secs['apply']:.1f}; "
           f"{s['pages_per_second']} pages/s")

@@ -11,17 +11,18 @@ import threading
 
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
 
-from indexer_spark import build_shard_task  # noqa: E402
+from indexer_spark import build_shard_task, learn_site_templates_task  # noqa: E402
 
 
 def main():
     indexer, warc = os.path.abspath(sys.argv[1]), os.path.abspath(sys.argv[2])
+    templates = learn_site_templates_task([warc], indexer, "")
     with tempfile.TemporaryDirectory() as out:
         results, errors = [], []
 
         def attempt():
             try:
-                results.append(build_shard_task(0, [warc], 0, out, indexer, "", "", 1))
+                results.append(build_shard_task(0, [warc], 0, out, indexer, "", "", templates, 1))
             except Exception as e:  # noqa: BLE001 - reported below
                 errors.append(e)
 
@@ -31,7 +32,7 @@ def main():
         for t in threads:
             t.join()
         # A third attempt after both finished finds the shard published and builds nothing.
-        results.append(build_shard_task(0, [warc], 0, out, indexer, "", "", 1))
+        results.append(build_shard_task(0, [warc], 0, out, indexer, "", "", templates, 1))
         failures = [f"attempts failed: {errors}"] if errors else []
         shards = sorted(n for n in os.listdir(out) if n.startswith("shard-"))
         if shards != ["shard-00000"]:

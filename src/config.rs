@@ -229,6 +229,15 @@ pub struct CleaningConfig {
     /// is not one article (a service page, a listing, documentation in many sections) and
     /// the region's topic blocks are kept; 0 always keeps the root.
     pub min_root_coverage: f64,
+    /// Site evidence (`clean::site_template`): a host needs at least this many pages in the
+    /// input for its template to be learned; 0 turns site evidence off (each page alone).
+    pub site_min_pages: usize,
+    /// A block (element and own text) found on at least this share of a host's sampled pages
+    /// (and on two at least) is the host's template: noise on every page of the host.
+    pub site_template_share: f64,
+    /// At most this many pages of each host (the first in input order) are sampled: a bound
+    /// on the learning pass's work, not a tuned setting.
+    pub site_sample_pages: usize,
 }
 
 impl Default for CleaningConfig {
@@ -245,6 +254,9 @@ impl Default for CleaningConfig {
             climb_max_link_density: 0.7,
             climb_min_text: 30.0,
             min_root_coverage: 0.5,
+            site_min_pages: 3,
+            site_template_share: 0.7,
+            site_sample_pages: 100,
         }
     }
 }

@@ -85,6 +85,9 @@ enum Command {
     /// Learn the stop-word list a build of the inputs would learn, for shard builds to share.
     #[command(long_about = commands::stop_words::LONG_ABOUT)]
     StopWords(commands::stop_words::StopWordsArgs),
+    /// Learn the site templates a build of the inputs would learn, for shard builds to share.
+    #[command(long_about = commands::site_templates::LONG_ABOUT)]
+    SiteTemplates(commands::site_templates::SiteTemplatesArgs),
     /// Show what the pipeline makes of one page: tag tree, topic content, DocView record.
     Inspect(commands::inspect::InspectArgs),
     /// Print the default configuration as TOML (every parameter, documented in the code).
@@ -139,6 +142,7 @@ fn run(cli: Cli) -> Result<ExitCode> {
         Command::Classify(command) => commands::classify::run(command),
         Command::Replicas(command) => commands::replicas::run(command),
         Command::StopWords(args) => commands::stop_words::run(args),
+        Command::SiteTemplates(args) => commands::site_templates::run(args),
         Command::Export(args) => commands::export::run(args),
         Command::Inspect(args) => commands::inspect::run(args),
         Command::Config => {

@@ -422,3 +422,108 @@ fn eval_clean_writes_the_configs_report_for_the_full_table_only() {
     let inline = report.lines().find(|l| l.starts_with("| docview, headline inline |")).expect("the headline row");
     assert!(!inline.contains("1.000"), "{report}");
 }
+
+/// Short papers of a made-up journal site, each a title and two lines in the site's frame,
+/// as JSON Lines records; and one page of another host.
+fn journal_site(n: usize) -> Vec<String> {
+    let topics = [
+        ("Sorting on tapes", "A merge method for four tape units that needs no rewinding between passes."),
+        ("A compiler for loops", "Nested loops become a single pass over the index registers of the machine."),
+        ("Random numbers", "Tests of the multiplicative generator show no pattern in the low bits."),
+        ("Matrix inversion", "Gaussian elimination with pivoting inverts a matrix of order forty in minutes."),
+        ("Text editing", "A line editor for teletypes keeps the file on a drum and edits it in place."),
+        ("Storage allocation", "Free blocks are kept in lists by size so that a request is met in one step."),
+    ];
+    let mut lines: Vec<String> = topics[..n]
+        .iter()
+        .enumerate()
+        .map(|(i, (title, text))| {
+            let html = format!(
+                "<title>{title}</title><body><div class=menu><a href=/>Home</a> <a href=/issues>Issues</a></div>\
+                <div class=page><div class=article><h1>{title}</h1><p>{text}</p></div><div class=about><p>The \
+                Journal of Computing Practice publishes short papers on programming, numerical methods and the \
+                design of computing systems, four times a year since 1958.</p></div><div class=subscribe><p>\
+                Subscribe to the journal and get every new issue delivered to your department library on the \
+                day it is printed.</p></div></div><div class=footer>Copyright the Society for Computing \
+                Practice.</div></body>"
+            );
+            serde_json::json!({"url": format!("https://journal.example.org/papers/{i}"), "html": html}).to_string()
+        })
+        .collect();
+    let other = std::fs::read_to_string(repo_path("tests/fixtures/pages/news-article.html")).unwrap();
+    lines.push(serde_json::json!({"url": "https://rail.example/night-trains", "html": other}).to_string());
+    lines
+}
+
+fn records(build: &Path) -> Vec<serde_json::Value> {
+    std::fs::read_to_string(build.join("current/docview.jsonl"))
+        .unwrap()
+        .lines()
+        .map(|line| serde_json::from_str(line).unwrap())
+        .collect()
+}
+
+#[test]
+fn a_build_learns_each_hosts_template_and_shards_share_it() {
+    let input = tempfile::tempdir().unwrap();
+    let path = input.path().join("pages.jsonl");
+    std::fs::write(&path, journal_site(6).join("\n")).unwrap();
+    let out = tempfile::tempdir().unwrap();
+    let output = indexer().args(["build", "--json"]).arg(&path).arg("--dir").arg(out.path()).output().unwrap();
+    assert!(output.status.success(), "{}", String::from_utf8_lossy(&output.stderr));
+    let summary: serde_json::Value = serde_json::from_slice(&output.stdout).unwrap();
+    assert_eq!(summary["pages_indexed"], 7, "{summary}");
+    let all = records(out.path());
+    for record in all.iter().filter(|r| r["identifier"].as_str().unwrap().contains("journal")) {
+        let topic = record["topic_content"].as_str().unwrap();
+        assert!(topic.contains(record["title"].as_str().unwrap()), "{topic}");
+        assert!(!topic.contains("four times a year") && !topic.contains("Subscribe"), "{topic}");
+    }
+    let templates = std::fs::read_to_string(out.path().join("current/site-templates.tsv")).unwrap();
+    assert!(templates.contains("journal.example.org\t") && !templates.contains("rail.example"), "{templates}");
+
+    // `indexer site-templates` learns the same, byte for byte; a shard of the first three
+    // pages given them cleans its pages as the whole build did.
+    let learned = input.path().join("site-templates.tsv");
+    indexer().arg("site-templates").arg(&path).arg("-o").arg(&learned).assert().success();
+    assert_eq!(std::fs::read_to_string(&learned).unwrap(), templates);
+    let shard_input = input.path().join("shard.jsonl");
+    std::fs::write(&shard_input, journal_site(6)[..3].join("\n")).unwrap();
+    let shard = tempfile::tempdir().unwrap();
+    indexer()
+        .args(["build", "--quiet", "--shard", "--site-templates"])
+        .arg(&learned)
+        .arg(&shard_input)
+        .arg("--dir")
+        .arg(shard.path())
+        .assert()
+        .success();
+    let topics = |records: &[serde_json::Value]| -> Vec<(String, String)> {
+        records.iter().map(|r| (r["identifier"].to_string(), r["topic_content"].to_string())).collect()
+    };
+    assert_eq!(topics(&records(shard.path())), topics(&all[..3]));
+    // With site evidence off, each page is cleaned alone and its template is topic content.
+    let alone = tempfile::tempdir().unwrap();
+    let off = input.path().join("off.toml");
+    std::fs::write(&off, "[cleaning]\nsite_min_pages = 0\n").unwrap();
+    indexer()
+        .args(["build", "--quiet", "--config"])
+        .arg(&off)
+        .arg(&shard_input)
+        .arg("--dir")
+        .arg(alone.path())
+        .assert()
+        .success();
+    assert!(records(alone.path()).iter().any(|r| r["topic_content"].as_str().unwrap().contains("four times a year")));
+    // A bad file is a clear error.
+    std::fs::write(input.path().join("bad.tsv"), "nothing here\n").unwrap();
+    indexer()
+        .args(["build", "--quiet", "--site-templates"])
+        .arg(input.path().join("bad.tsv"))
+        .arg(&shard_input)
+        .arg("--dir")
+        .arg(alone.path())
+        .assert()
+        .failure()
+        .stderr(predicate::str::contains("not a site-templates file"));
+}

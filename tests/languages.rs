@@ -111,3 +111,36 @@ fn the_page_language_decides_the_stop_words_not_the_declaration() {
     let record = process("es");
     assert!(record.keywords.iter().any(|k| k == "biblioteca"), "{:?}", record.keywords);
 }
+
+/// A German page is indexed with German stems and a query is analysed for the collection's
+/// languages: "Dorf" finds the page that writes "Dörfern" and "Dörfer", which the English
+/// stemmer would leave apart.
+#[test]
+fn a_query_finds_inflected_words_of_the_pages_language() {
+    let pages = tempfile::tempdir().unwrap();
+    let out = tempfile::tempdir().unwrap();
+    std::fs::copy(repo_path("tests/fixtures/languages/de.html"), pages.path().join("de.html")).unwrap();
+    let english = "<html><head><title>Harbour cranes</title></head><body><article><h1>Harbour cranes</h1>\
+        <p>The harbour bought two new cranes this spring, and the dock workers say the loading of ships \
+        now takes half the time it took with the old cranes.</p></article></body></html>";
+    std::fs::write(pages.path().join("en.html"), english).unwrap();
+    let indexer = env!("CARGO_BIN_EXE_indexer");
+    let build = std::process::Command::new(indexer)
+        .args(["build", "--quiet"])
+        .arg(pages.path())
+        .arg("--dir")
+        .arg(out.path())
+        .output()
+        .unwrap();
+    assert!(build.status.success(), "{}", String::from_utf8_lossy(&build.stderr));
+    for (query, page) in [("Dorf", "de.html"), ("crane", "en.html")] {
+        let search = std::process::Command::new(indexer)
+            .args(["search", query, "--json", "--index", "abstract", "--dir"])
+            .arg(out.path())
+            .output()
+            .unwrap();
+        let stdout = String::from_utf8_lossy(&search.stdout);
+        let first = stdout.lines().next().unwrap_or_default();
+        assert!(first.contains(page), "{query}: {stdout}");
+    }
+}

@@ -16,7 +16,8 @@ use assert_cmd::Command;
 use common::repo_path;
 use serde_json::Value;
 
-const CONFIG: &str = "[stop_words]\nsample_pages = 0\n\n[replicas]\ndetector = \"docview\"\n";
+const CONFIG: &str =
+    "[stop_words]\nsample_pages = 0\n\n[cleaning]\nsite_min_pages = 0\n\n[replicas]\ndetector = \"docview\"\n";
 /// The first page of the second shard, in the input's sorted path order.
 const SPLIT_AT: &str = "lumenframe/series";
 

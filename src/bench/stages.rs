@@ -100,14 +100,8 @@ pub fn measure_stages(
     let stop_words = StopWords::generic();
     let ctx = PageContext::new(config, &stop_words)?;
     let mut cleaner = crate::clean::Cleaner::from_config(config)?;
-    if cleaner.learns_from_sites() {
-        // Not a per-page stage; the learning pass costs a parse of every page more.
-        for page in &pages {
-            let (tree, _) = ctx.tag_tree(page);
-            cleaner.observe(&site_of(&page.url), &tree);
-        }
-        cleaner.finish_learning();
-    }
+    // Not a per-page stage; the learning pass costs a parse of every page it samples more.
+    cleaner.learn_from_pages(&pages, |page| ctx.tag_tree(page).0);
     let ctx = ctx.with_cleaner(cleaner);
 
     // jieba's dictionary (about 0.1 s, once per process) would otherwise land in the tag tree
@@ -183,6 +177,7 @@ pub fn measure_stages(
                     summary: record.summary,
                     page_type: record.page_type.as_str().to_string(),
                     category: record.classification_code.unwrap_or_default(),
+                    lang: record.lang.unwrap_or_default(),
                     url: record.identifier,
                 },
             ));

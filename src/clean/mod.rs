@@ -23,6 +23,7 @@ pub mod mountain_model;
 mod page_type;
 pub mod satisfiable_subtree;
 pub mod site_style_tree;
+pub mod site_template;
 pub mod tag_priority_blocks;
 mod topic_content;
 
@@ -35,9 +36,11 @@ pub use topic_content::{HeadlinePlacement, TopicContent, clean_page};
 use std::sync::Arc;
 
 use crate::config::Config;
+use crate::input::RawPage;
 use crate::tagtree::TagTree;
 use mountain_model::{RidgeModel, clean_mountain};
 use site_style_tree::SiteStyleTrees;
+use site_template::SiteTemplates;
 
 pub use crate::config::CleanerKind;
 
@@ -53,8 +56,10 @@ pub struct CleanerError {
 ///
 /// The protocol, the same for every caller:
 /// 1. [`Cleaner::new`];
-/// 2. if [`Cleaner::learns_from_sites`], every page of the input goes through
-///    [`Cleaner::observe`] (in input order), then [`Cleaner::finish_learning`] once;
+/// 2. if [`Cleaner::learns_from_sites`]: every page of the input goes through
+///    [`Cleaner::count_page`] (its site only), then, in input order, each page for which
+///    [`Cleaner::take`] says so through [`Cleaner::observe`] (only those need parsing), then
+///    [`Cleaner::finish_learning`] once;
 /// 3. [`Cleaner::clean`] for each page, from any thread.
 ///
 /// A learning cleaner asked to clean before (or without) its learning pass treats every page
@@ -66,6 +71,9 @@ pub struct Cleaner {
     site_style_trees: Arc<SiteStyleTrees>,
     /// The Mountain Model's ridge classifier (`mountain` only).
     ridge_model: Option<Arc<RidgeModel>>,
+    /// The site evidence of the default cleaner ([`site_template`]): empty and finished for
+    /// the other cleaners and when `cleaning.site_min_pages` is 0.
+    site_templates: Arc<SiteTemplates>,
 }
 
 impl Cleaner {
@@ -81,7 +89,16 @@ impl Cleaner {
             }
             _ => None,
         };
-        Ok(Cleaner { kind, site_style_trees: Arc::new(SiteStyleTrees::new(&config.sst)), ridge_model })
+        let site_templates = match kind {
+            CleanerKind::DocView => SiteTemplates::new(&config.cleaning),
+            _ => SiteTemplates::default(),
+        };
+        Ok(Cleaner {
+            kind,
+            site_style_trees: Arc::new(SiteStyleTrees::new(&config.sst)),
+            ridge_model,
+            site_templates: Arc::new(site_templates),
+        })
     }
 
     /// The cleaner named by `config.cleaning.cleaner`.
@@ -96,7 +113,23 @@ impl Cleaner {
     /// Whether [`Cleaner::observe`] must see the input's pages before the first
     /// [`Cleaner::clean`]: a two-pass cleaner.
     pub fn learns_from_sites(&self) -> bool {
-        self.kind == CleanerKind::SiteStyleTree
+        self.kind == CleanerKind::SiteStyleTree || self.site_templates.is_learning()
+    }
+
+    /// First pass of learning: one page of `site` ([`site_of`]) is in the input.
+    pub fn count_page(&mut self, site: &str) {
+        if self.site_templates.is_learning() {
+            Arc::make_mut(&mut self.site_templates).count_page(site);
+        }
+    }
+
+    /// Second pass of learning, in input order: whether this page of `site` must go through
+    /// [`Cleaner::observe`]. Pages no cleaner learns from need no parsing.
+    pub fn take(&mut self, site: &str) -> bool {
+        match self.kind {
+            CleanerKind::SiteStyleTree => true,
+            _ => self.site_templates.is_learning() && Arc::make_mut(&mut self.site_templates).take(site),
+        }
     }
 
     /// One page of the learning pass. `site` groups the pages of one site ([`site_of`]).
@@ -104,12 +137,50 @@ impl Cleaner {
         if self.kind == CleanerKind::SiteStyleTree {
             Arc::make_mut(&mut self.site_style_trees).observe(site, tree);
         }
+        if self.site_templates.is_learning() {
+            Arc::make_mut(&mut self.site_templates).observe(site, tree);
+        }
     }
 
     /// Ends the learning pass.
     pub fn finish_learning(&mut self) {
         if self.kind == CleanerKind::SiteStyleTree {
             Arc::make_mut(&mut self.site_style_trees).finish();
+        }
+        if self.site_templates.is_learning() {
+            Arc::make_mut(&mut self.site_templates).finish();
+        }
+    }
+
+    /// The whole learning protocol over pages held in memory (an evaluation's set, a
+    /// benchmark's sample), in their order; `tree_of` parses a page. Builds stream theirs
+    /// instead (`build::learned_cleaner`).
+    pub fn learn_from_pages(&mut self, pages: &[RawPage], tree_of: impl Fn(&RawPage) -> TagTree) {
+        if !self.learns_from_sites() {
+            return;
+        }
+        for page in pages {
+            self.count_page(&site_of(&page.url));
+        }
+        for page in pages {
+            let site = site_of(&page.url);
+            if self.take(&site) {
+                self.observe(&site, &tree_of(page));
+            }
+        }
+        self.finish_learning();
+    }
+
+    /// The site templates the default cleaner uses (learned, or read from a file).
+    pub fn site_templates(&self) -> &SiteTemplates {
+        &self.site_templates
+    }
+
+    /// Uses `templates` (read from a file: `build --site-templates`) instead of learning
+    /// them; the default cleaner only.
+    pub fn set_site_templates(&mut self, templates: SiteTemplates) {
+        if self.kind == CleanerKind::DocView {
+            self.site_templates = Arc::new(templates);
         }
     }
 
@@ -127,7 +198,25 @@ impl Cleaner {
     /// The topic content of one page of `site`.
     pub fn clean(&self, site: &str, tree: &TagTree, weights: &BlockWeights, config: &Config) -> TopicContent {
         match self.kind {
-            CleanerKind::DocView | CleanerKind::DocViewPaper => clean_page(tree, weights, self.kind, config),
+            CleanerKind::DocView => match self.site_templates.template_nodes(site, tree) {
+                None => clean_page(tree, weights, self.kind, config),
+                Some(template) => {
+                    // The site's template blocks are noise (`site_template`): outside the
+                    // central area (§4.1), weight 0, and not the title heading, so that
+                    // neither the root search nor the page type sees them. Node ids stay.
+                    let mut tree = tree.clone();
+                    let mut weights = weights.clone();
+                    for id in site_template::marked_ids(&template) {
+                        tree.nodes[id].margin = true;
+                        weights.0[id] = 0.0;
+                    }
+                    if tree.title_heading.is_some_and(|h| template[h.node]) {
+                        tree.title_heading = None;
+                    }
+                    clean_page(&tree, &weights, self.kind, config)
+                }
+            },
+            CleanerKind::DocViewPaper => clean_page(tree, weights, self.kind, config),
             CleanerKind::Satisfiable => {
                 let nodes = satisfiable_subtree::satisfiable_nodes(tree, &config.satisfiable);
                 kept_content(tree, nodes, config)

@@ -77,6 +77,10 @@ pub struct BuildArgs {
     /// learning one from the inputs: shards of one collection share one list.
     #[arg(long, value_name = "FILE", conflicts_with = "append")]
     pub stop_words: Option<PathBuf>,
+    /// Use these site templates (as `indexer site-templates` writes them) instead of learning
+    /// them from the inputs: shards of one collection share them.
+    #[arg(long, value_name = "FILE", conflicts_with = "append")]
+    pub site_templates: Option<PathBuf>,
     /// Build a shard of a larger collection: remove no replica, and write every page's
     /// replica signatures (signatures.jsonl, shard.json) for a global join such as the Spark
     /// job in spark/, whose choices `indexer replicas apply` removes.
@@ -128,7 +132,11 @@ pub fn run(args: BuildArgs) -> Result<ExitCode> {
         Some(path) => Some(read_stop_word_list(path)?),
         None => None,
     };
-    let options = BuildOptions { mode, stop_words, shard: args.shard };
+    let site_templates = match &args.site_templates {
+        Some(path) => Some(crate::commands::site_templates::read_site_templates_file(path)?),
+        None => None,
+    };
+    let options = BuildOptions { mode, stop_words, site_templates, shard: args.shard };
     let result = build_with_options(&inputs, &args.dir.dir, &config, &observer, &options);
     observer.finish();
     let summary: BuildSummary = result?;

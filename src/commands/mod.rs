@@ -12,6 +12,7 @@ pub mod extract;
 pub mod inspect;
 pub mod replicas;
 pub mod search;
+pub mod site_templates;
 pub mod stop_words;
 
 use std::collections::HashMap;

@@ -224,7 +224,7 @@ fn read_meta_urls(path: &Path) -> HashMap<String, String> {
 /// pages per second; a cleaner that learns per site first observes every page of the set
 /// (that pass is timed too). Pages a learned model of the cleaner was trained on are left out.
 pub fn evaluate_cleaner(set: &GoldSet, cleaner: CleanerKind) -> Result<CleanScore, CleanEvalError> {
-    evaluate_cleaner_held_out(set, cleaner, &[], HeadlinePlacement::default())
+    evaluate_cleaner_held_out(set, cleaner, &[], HeadlinePlacement::default(), &Config::default())
 }
 
 /// Pages per second of decoding and html5ever parsing alone (after our pre-pass, which
@@ -244,14 +244,16 @@ pub fn parse_floor(set: &GoldSet) -> f64 {
 
 /// [`evaluate_cleaner`], also leaving out the training pages of the cleaners `held_out_of`,
 /// so that cleaners compare on the same held-out pages, with the headline placed as
-/// `headline` says (the text `indexer extract` writes with the same choice).
+/// `headline` says (the text `indexer extract` writes with the same choice), under the
+/// settings `base` (the cleaner named by `cleaner`).
 pub fn evaluate_cleaner_held_out(
     set: &GoldSet,
     cleaner: CleanerKind,
     held_out_of: &[CleanerKind],
     headline: HeadlinePlacement,
+    base: &Config,
 ) -> Result<CleanScore, CleanEvalError> {
-    let mut config = Config::default();
+    let mut config = base.clone();
     config.cleaning.cleaner = cleaner;
     let stop_words = StopWords::generic();
     let cleaner_error = |e: crate::clean::CleanerError| CleanEvalError { path: e.path, message: e.message };
@@ -271,13 +273,7 @@ pub fn evaluate_cleaner_held_out(
     crate::text::load_dictionary();
     let started = Instant::now();
     let mut learning = Cleaner::new(cleaner, &config).map_err(cleaner_error)?;
-    if learning.learns_from_sites() {
-        for page in &raw {
-            let (tree, _) = ctx.tag_tree(page);
-            learning.observe(&site_of(&page.url), &tree);
-        }
-        learning.finish_learning();
-    }
+    learning.learn_from_pages(&raw, |page| ctx.tag_tree(page).0);
     let ctx = ctx.with_cleaner(learning);
     let outputs: Vec<String> = raw
         .iter()

@@ -36,6 +36,8 @@ pub struct CleaningTableOptions {
     pub held_out_of: Option<CleanerKind>,
     /// JSON Lines instead of the text table.
     pub json: bool,
+    /// The settings every cleaner runs with (`--settings`; the defaults otherwise).
+    pub settings: crate::config::Config,
     /// The command line, recorded in the report.
     pub command: String,
 }
@@ -114,7 +116,7 @@ pub fn run_cleaning_table(options: CleaningTableOptions, out: &mut dyn Write) ->
             set_pages.push(set.pages.len());
         }
         for (row, kind, headline) in &rows {
-            let mut score = evaluate_cleaner_held_out(&set, *kind, &held_out_of, *headline)?;
+            let mut score = evaluate_cleaner_held_out(&set, *kind, &held_out_of, *headline, &options.settings)?;
             score.cleaner = row.clone();
             if options.json {
                 writeln!(out, "{}", serde_json::json!({"set": set_config.name, "score": score}))?;

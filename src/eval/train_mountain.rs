@@ -158,9 +158,14 @@ mod tests {
         assert_eq!((mountain.pages, mountain.held_out_excluded), (1, 1));
         let docview = evaluate_cleaner(&set, CleanerKind::DocView).unwrap();
         assert_eq!((docview.pages, docview.held_out_excluded), (2, 0));
-        let same_pages =
-            evaluate_cleaner_held_out(&set, CleanerKind::DocView, &[CleanerKind::Mountain], HeadlinePlacement::Apart)
-                .unwrap();
+        let same_pages = evaluate_cleaner_held_out(
+            &set,
+            CleanerKind::DocView,
+            &[CleanerKind::Mountain],
+            HeadlinePlacement::Apart,
+            &crate::config::Config::default(),
+        )
+        .unwrap();
         assert_eq!((same_pages.pages, same_pages.held_out_excluded), (1, 1));
     }
 

@@ -85,6 +85,10 @@ pub fn document(schema: &IndexSchema, record: &DocView, visible_text: Option<&st
                 Some(code) => code.clone(),
                 None => continue,
             },
+            FieldSource::Language => match &record.lang {
+                Some(lang) => lang.clone(),
+                None => continue,
+            },
         };
         doc.insert(schema.schema.get_field_name(field).to_string(), Value::String(value));
     }

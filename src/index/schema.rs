@@ -44,6 +44,9 @@ pub enum FieldSource {
     Body,
     /// The content classification code (§6), a facet searches filter on.
     Category,
+    /// The page's language, a BCP 47 primary subtag: a facet, and the languages a query is
+    /// analysed for.
+    Language,
 }
 
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Deserialize)]
@@ -118,6 +121,8 @@ pub struct IndexSchema {
     pub summary: Option<Field>,
     /// The indexed category code, for `search --category`.
     pub category: Option<Field>,
+    /// The indexed and stored language of each page.
+    pub language: Option<Field>,
 }
 
 impl IndexSchema {
@@ -188,6 +193,7 @@ impl IndexSchema {
             title: find(FieldSource::Title, true),
             summary: find(FieldSource::Abstract, true),
             category: find(FieldSource::Category, false),
+            language: find(FieldSource::Language, true),
             schema,
             fields,
             search_fields,
@@ -210,6 +216,7 @@ mod tests {
         assert!(f.fields.iter().any(|(_, s)| *s == FieldSource::Body));
         assert!(!a.fields.iter().any(|(_, s)| *s == FieldSource::Body));
         assert!(a.category.is_some() && f.category.is_some());
+        assert!(a.language.is_some() && f.language.is_some());
     }
 
     #[test]

@@ -1,10 +1,14 @@
 //! Writing both indexes of a build.
 
+use std::collections::HashMap;
 use std::path::Path;
 
+use tantivy::schema::{Field, FieldType};
+use tantivy::tokenizer::{Language, PreTokenizedString, TextAnalyzer};
 use tantivy::{Index, IndexWriter, TantivyDocument};
 
-use super::{FieldSource, IndexError, IndexKind, IndexSchema, register_tokenizers};
+use super::analyzer::{analyze_tokens, analyzer_for, snowball_language};
+use super::{FieldSource, IndexError, IndexKind, IndexSchema, TOKENIZER_NAME, register_tokenizers};
 
 /// What the indexes hold of one page.
 #[derive(Debug, Clone, Default)]
@@ -18,6 +22,8 @@ pub struct PageDocument {
     pub body: String,
     /// The content classification code; empty when the page was not classified.
     pub category: String,
+    /// The page's language (BCP 47 primary subtag); empty when it has none.
+    pub lang: String,
 }
 
 impl PageDocument {
@@ -30,6 +36,7 @@ impl PageDocument {
             FieldSource::Type => self.page_type.clone(),
             FieldSource::Body => self.body.clone(),
             FieldSource::Category => self.category.clone(),
+            FieldSource::Language => self.lang.clone(),
         }
     }
 }
@@ -37,11 +44,33 @@ impl PageDocument {
 struct OneIndex {
     schema: IndexSchema,
     writer: IndexWriter,
+    /// The fields the `docview` tokenizer analyses: a page in a language with its own stemmer
+    /// gives them tokens analysed for that language instead (see `index::analyzer`).
+    analysed: Vec<Field>,
+}
+
+impl OneIndex {
+    fn new(schema: IndexSchema, writer: IndexWriter) -> OneIndex {
+        let analysed = schema
+            .fields
+            .iter()
+            .map(|&(field, _)| field)
+            .filter(|&field| match schema.schema.get_field_entry(field).field_type() {
+                FieldType::Str(options) => {
+                    options.get_indexing_options().is_some_and(|indexing| indexing.tokenizer() == TOKENIZER_NAME)
+                }
+                _ => false,
+            })
+            .collect();
+        OneIndex { schema, writer, analysed }
+    }
 }
 
 /// The abstract and the full-text index of one build, being written.
 pub struct IndexSet {
     indexes: Vec<OneIndex>,
+    /// The analyzer of each language with a stemmer of its own met so far.
+    analyzers: HashMap<Language, TextAnalyzer>,
 }
 
 impl IndexSet {
@@ -57,9 +86,9 @@ impl IndexSet {
             let index = Index::create_in_dir(&path, schema.schema.clone()).map_err(tantivy_error)?;
             register_tokenizers(&index);
             let writer = index.writer_with_num_threads(threads, memory_mib * 1024 * 1024).map_err(tantivy_error)?;
-            indexes.push(OneIndex { schema, writer });
+            indexes.push(OneIndex::new(schema, writer));
         }
-        Ok(IndexSet { indexes })
+        Ok(IndexSet { indexes, analyzers: HashMap::new() })
     }
 
     /// Opens both indexes under `dir` to add pages to them (`indexer build --append`).
@@ -78,22 +107,33 @@ impl IndexSet {
             }
             register_tokenizers(&index);
             let writer = index.writer_with_num_threads(threads, memory_mib * 1024 * 1024).map_err(tantivy_error)?;
-            indexes.push(OneIndex { schema, writer });
+            indexes.push(OneIndex::new(schema, writer));
         }
-        Ok(IndexSet { indexes })
+        Ok(IndexSet { indexes, analyzers: HashMap::new() })
     }
 
     /// Queues a page for both indexes.
     pub fn add(&mut self, page: &PageDocument) -> Result<(), IndexError> {
+        let language = snowball_language(Some(page.lang.as_str()).filter(|l| !l.is_empty()));
+        let mut analyzer =
+            language.map(|language| self.analyzers.entry(language).or_insert_with(|| analyzer_for(Some(&page.lang))));
         for one in &mut self.indexes {
             let mut doc = TantivyDocument::default();
             for &(field, source) in &one.schema.fields {
-                // An unclassified page has no category term (an empty term would match
-                // `--category ""`).
-                if source == FieldSource::Category && page.category.is_empty() {
+                // An unclassified page has no category term, a page without a language no
+                // language term (an empty term would match `--category ""`).
+                if matches!(source, FieldSource::Category | FieldSource::Language) && page.value(source).is_empty() {
                     continue;
                 }
-                doc.add_text(field, page.value(source));
+                let text = page.value(source);
+                match analyzer.as_deref_mut().filter(|_| one.analysed.contains(&field)) {
+                    // Stored as its text alone: Tantivy keeps no tokens in the document store.
+                    Some(analyzer) => {
+                        let tokens = analyze_tokens(analyzer, &text);
+                        doc.add_pre_tokenized_text(field, PreTokenizedString { text, tokens });
+                    }
+                    None => doc.add_text(field, text),
+                }
             }
             one.writer
                 .add_document(doc)

@@ -30,7 +30,8 @@ use std::time::Instant;
 use rayon::prelude::*;
 
 use crate::classify::ClassifyError;
-use crate::clean::{Cleaner, CleanerError, site_of};
+use crate::clean::site_template::{SiteTemplates, SiteTemplatesError};
+use crate::clean::{Cleaner, CleanerError, CleanerKind, site_of};
 use crate::config::Config;
 use crate::index::{
     BuildOutput, IndexError, IndexSet, PageDocument, current_build, publish_build, start_append, start_build,
@@ -51,6 +52,8 @@ pub use summary::{AppendCounts, BuildSummary, dir_size, peak_rss_bytes};
 
 /// The learned stop words of a build, one a line.
 const STOP_WORDS_FILE: &str = "stopwords-learned.txt";
+/// The site templates the default cleaner used (`clean::site_template`).
+pub const SITE_TEMPLATES_FILE: &str = "site-templates.tsv";
 const SUMMARY_FILE: &str = "summary.json";
 
 /// A build that could not complete; the previous build, if any, stays published.
@@ -78,6 +81,8 @@ pub enum BuildError {
     ShardDetector(#[from] UnsupportedDetector),
     #[error("a shard build (--shard) is a new build of its inputs: it cannot --append")]
     ShardAppend,
+    #[error("{path}: {source}")]
+    SiteTemplates { path: String, source: SiteTemplatesError },
 }
 
 /// Whether a build replaces the published build of its folder or adds pages to it.
@@ -132,6 +137,10 @@ pub struct BuildOptions {
     /// A stop-word list to use instead of learning one from the inputs (`--stop-words`): shard
     /// builds share the list one build over all their inputs would learn (`indexer stop-words`).
     pub stop_words: Option<StopWords>,
+    /// Site templates to use instead of learning them from the inputs (`--site-templates`):
+    /// shard builds share the templates one build over all their inputs would learn
+    /// (`indexer site-templates`).
+    pub site_templates: Option<SiteTemplates>,
     /// A shard of a larger collection (`--shard`): no replica is removed; every page's replica
     /// signatures go to `signatures.jsonl` for the global join (see [`crate::shards`]).
     pub shard: bool,
@@ -175,7 +184,22 @@ pub fn build_with_options(
     // The cleaner and the classifier (§6) the configuration names: one that cannot be loaded
     // stops the build before anything is written.
     let ctx = PageContext::new(config, &stop_words)?;
-    let cleaner = learned_cleaner(&sources, &ctx, observer)?;
+    // The site templates, like the stop words: an append keeps those of the build it adds
+    // to (a build made before site evidence has none: its pages were cleaned alone, and so
+    // are the new ones), shards take the list learned over all inputs, a build learns them.
+    let given_templates = match (&earlier, &options.site_templates) {
+        (Some(published), _) => Some(read_site_templates(published, observer)?),
+        (None, Some(given)) => Some(given.clone()),
+        (None, None) => None,
+    };
+    let cleaner = match given_templates {
+        Some(templates) => {
+            let mut cleaner = Cleaner::from_config(config)?;
+            cleaner.set_site_templates(templates);
+            if cleaner.learns_from_sites() { learned_cleaner(&sources, &ctx, observer)? } else { cleaner }
+        }
+        None => learned_cleaner(&sources, &ctx, observer)?,
+    };
     let ctx = ctx.with_cleaner(cleaner);
 
     let (output, earlier_summary) = match &earlier {
@@ -390,6 +414,7 @@ fn write_build(
                 summary: record.summary,
                 page_type: record.page_type.as_str().to_string(),
                 category: record.classification_code.unwrap_or_default(),
+                lang: record.lang.unwrap_or_default(),
                 url: record.identifier,
             })?;
             *summary.page_types.entry(record.page_type.as_str().to_string()).or_default() += 1;
@@ -412,6 +437,8 @@ fn write_build(
     if !append {
         let learned = stop_words.learned_sorted().join("\n");
         std::fs::write(staging.join(STOP_WORDS_FILE), learned + "\n").map_err(write_error(STOP_WORDS_FILE))?;
+        std::fs::write(staging.join(SITE_TEMPLATES_FILE), ctx.cleaner().site_templates().to_text())
+            .map_err(write_error(SITE_TEMPLATES_FILE))?;
     }
     std::fs::write(staging.join("config.toml"), config.to_toml()).map_err(write_error("config.toml"))?;
     summary.input_bytes = counter.get();
@@ -440,6 +467,23 @@ fn read_stop_words(build: &Path) -> Result<StopWords, BuildError> {
     Ok(StopWords::from_learned(text.lines().map(str::trim).filter(|w| !w.is_empty()).map(str::to_string)))
 }
 
+/// The site templates a published build used; none for a build made before they existed.
+fn read_site_templates(build: &Path, observer: &dyn BuildObserver) -> Result<SiteTemplates, BuildError> {
+    let path = build.join(SITE_TEMPLATES_FILE);
+    if !path.is_file() {
+        observer.warning(&format!(
+            "{} has no {SITE_TEMPLATES_FILE} (made by an older indexer): the new pages are cleaned without site \
+            evidence, as its pages were",
+            build.display()
+        ));
+        return Ok(SiteTemplates::default());
+    }
+    let text = std::fs::read_to_string(&path)
+        .map_err(|e| BuildError::NotAppendable { path: path.display().to_string(), reason: e.to_string() })?;
+    SiteTemplates::from_text(&text)
+        .map_err(|source| BuildError::SiteTemplates { path: path.display().to_string(), source })
+}
+
 /// The summary of a published build.
 fn read_summary(build: &Path) -> Result<BuildSummary, BuildError> {
     let path = build.join(SUMMARY_FILE);
@@ -460,9 +504,12 @@ fn record_skip(
 }
 
 /// The cleaner of the configuration, after its learning pass over the whole input if it has
-/// one (the site style tree learns each site's template from all its pages). Pages are parsed
-/// in parallel batches and observed in input order, so the result does not depend on the
-/// number of threads; memory is bounded by the batch and what the cleaner keeps.
+/// one: the site style tree learns each site's template from all its pages, the default
+/// cleaner the template blocks of each host with enough pages (`clean::site_template`).
+/// A first pass counts the pages of each site (reading only); the second parses only the
+/// pages the cleaner samples, in parallel batches, observed in input order, so the result
+/// does not depend on the number of threads; memory is bounded by the batch and what the
+/// cleaner keeps.
 pub fn learned_cleaner(
     sources: &[Source],
     ctx: &PageContext<'_>,
@@ -472,11 +519,20 @@ pub fn learned_cleaner(
     if !cleaner.learns_from_sites() {
         return Ok(cleaner);
     }
+    let counter = ByteCounter::default();
+    let Ok(()) = read_batches::<std::convert::Infallible>(sources, &ctx.config().input, &counter, &mut |_, events| {
+        for event in events {
+            if let InputEvent::Page(page) = event {
+                cleaner.count_page(&site_of(&page.url));
+            }
+        }
+        Ok(())
+    });
     let batch_size = ctx.config().input.batch_size.max(1);
-    let mut batch: Vec<RawPage> = Vec::with_capacity(batch_size);
-    let observe = |batch: &mut Vec<RawPage>, cleaner: &mut Cleaner| {
-        let trees: Vec<_> = batch.par_iter().map(|page| (site_of(&page.url), ctx.tag_tree(page).0)).collect();
-        for (site, tree) in &trees {
+    let mut batch: Vec<(String, RawPage)> = Vec::with_capacity(batch_size);
+    let observe = |batch: &mut Vec<(String, RawPage)>, cleaner: &mut Cleaner| {
+        let trees: Vec<_> = batch.par_iter().map(|(_, page)| ctx.tag_tree(page).0).collect();
+        for ((site, _), tree) in batch.iter().zip(&trees) {
             cleaner.observe(site, tree);
         }
         batch.clear();
@@ -485,7 +541,12 @@ pub fn learned_cleaner(
     let Ok(()) = read_batches::<std::convert::Infallible>(sources, &ctx.config().input, &counter, &mut |_, events| {
         for event in events {
             match event {
-                InputEvent::Page(page) => batch.push(page),
+                InputEvent::Page(page) => {
+                    let site = site_of(&page.url);
+                    if cleaner.take(&site) {
+                        batch.push((site, page));
+                    }
+                }
                 // The main pass reports the unreadable source as a skipped record.
                 InputEvent::Skipped(skipped) if skipped.reason == SkipReason::Unreadable => {
                     observer.warning(&format!("cleaner learning pass: {}", skipped.detail))
@@ -501,6 +562,21 @@ pub fn learned_cleaner(
     observe(&mut batch, &mut cleaner);
     cleaner.finish_learning();
     Ok(cleaner)
+}
+
+/// The site templates a build of `inputs` would learn (`indexer site-templates`): what shard
+/// builds share with `--site-templates` to clean as one build would.
+pub fn site_templates_of(
+    inputs: &[PathBuf],
+    config: &Config,
+    observer: &dyn BuildObserver,
+) -> Result<SiteTemplates, BuildError> {
+    let sources = inputs.iter().map(|p| Source::from_path(p)).collect::<Result<Vec<_>, _>>()?;
+    let mut config = config.clone();
+    config.cleaning.cleaner = CleanerKind::DocView;
+    let stop_words = StopWords::generic();
+    let ctx = PageContext::new(&config, &stop_words)?;
+    Ok(learned_cleaner(&sources, &ctx, observer)?.site_templates().clone())
 }
 
 /// The stop words a build of `inputs` would learn (`indexer stop-words`), and the number of

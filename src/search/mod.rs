@@ -35,7 +35,8 @@ use tantivy::tokenizer::TextAnalyzer;
 use tantivy::{Directory, DocAddress, Index, IndexReader, ReloadPolicy, Searcher, TantivyDocument, Term};
 
 use crate::index::{
-    FieldSource, IndexError, IndexKind, IndexSchema, current_build, read_token_totals, register_tokenizers,
+    FieldSource, IndexError, IndexKind, IndexSchema, analyze_tokens, analyzer_for, current_build, read_token_totals,
+    register_tokenizers, snowball_language,
 };
 use crate::text::split_sentences;
 
@@ -158,7 +159,76 @@ struct OpenIndex {
     /// Every document's URL by segment and document id, once [`Collection::preload_urls`]
     /// has read them (evaluation ranks thousands of pages per query).
     urls: OnceLock<Vec<Vec<String>>>,
+    /// Pages by language, for the languages with an analyzer of their own (see
+    /// `index::analyzer`), and all pages: a query is analysed for the collection's languages.
+    languages: LanguageCounts,
 }
+
+/// Pages by language (those with an analyzer of their own) and pages in all.
+#[derive(Debug, Clone, Default)]
+pub(crate) struct LanguageCounts {
+    pages: std::collections::BTreeMap<String, u64>,
+    total: u64,
+}
+
+impl LanguageCounts {
+    /// Counts from the language field of an index's pages.
+    fn read(reader: &IndexReader, schema: &IndexSchema) -> Result<LanguageCounts, SearchError> {
+        let mut counts = LanguageCounts { total: reader.searcher().num_docs(), ..LanguageCounts::default() };
+        let Some(field) = schema.language else { return Ok(counts) };
+        for segment in reader.searcher().segment_readers() {
+            let inverted = segment.inverted_index(field)?;
+            let mut terms = inverted.terms().stream().map_err(tantivy::TantivyError::from)?;
+            while terms.advance() {
+                if let Ok(lang) = std::str::from_utf8(terms.key()) {
+                    if snowball_language(Some(lang)).is_some() {
+                        *counts.pages.entry(lang.to_string()).or_default() += u64::from(terms.value().doc_freq);
+                    }
+                }
+            }
+        }
+        Ok(counts)
+    }
+
+    /// The counts of several shards together.
+    pub(crate) fn add(&mut self, other: &LanguageCounts) {
+        self.total += other.total;
+        for (lang, pages) in &other.pages {
+            *self.pages.entry(lang.clone()).or_default() += pages;
+        }
+    }
+
+    /// The languages a query is analysed for besides the registered analysis: those of at
+    /// least [`QUERY_LANGUAGE_SHARE`] of the pages. A few pages identified as another language
+    /// in a one-language collection would otherwise add that language's stems of every query
+    /// word, which match unrelated words of the main language.
+    fn query_languages(&self) -> Vec<&str> {
+        self.pages
+            .iter()
+            .filter(|&(_, &pages)| pages as f64 >= QUERY_LANGUAGE_SHARE * self.total as f64)
+            .map(|(lang, _)| lang.as_str())
+            .collect()
+    }
+
+    /// `text` analysed as the registered analyzer does, then for each query language: the
+    /// tokens of every analysis, each new one once after the first analysis's (repeats of those
+    /// kept).
+    pub(crate) fn analyze(&self, text: &str) -> Vec<String> {
+        let mut out: Vec<String> = analyze_tokens(&mut analyzer_for(None), text).into_iter().map(|t| t.text).collect();
+        let mut seen: HashSet<String> = out.iter().cloned().collect();
+        for lang in self.query_languages() {
+            for token in analyze_tokens(&mut analyzer_for(Some(lang)), text) {
+                if seen.insert(token.text.clone()) {
+                    out.push(token.text);
+                }
+            }
+        }
+        out
+    }
+}
+
+/// The share of a collection's pages a language needs for queries to be analysed for it too.
+const QUERY_LANGUAGE_SHARE: f64 = 0.1;
 
 impl OpenIndex {
     fn open(
@@ -174,7 +244,8 @@ impl OpenIndex {
         let reader = index.reader_builder().reload_policy(ReloadPolicy::Manual).try_into()?;
         let schema = IndexSchema::load(kind).map_err(IndexError::from)?;
         let token_totals = read_token_totals(build, &index, &schema);
-        Ok(OpenIndex { schema, index, reader, token_totals, urls: OnceLock::new() })
+        let languages = LanguageCounts::read(&reader, &schema)?;
+        Ok(OpenIndex { schema, index, reader, token_totals, urls: OnceLock::new(), languages })
     }
 
     /// The analyzer of the searched fields (the schema gives them one tokenizer).
@@ -182,15 +253,9 @@ impl OpenIndex {
         Ok(self.index.tokenizer_for_field(self.schema.search_fields[0].0)?)
     }
 
-    /// The analyzed tokens of a text, repeats kept.
+    /// The analyzed tokens of a text, repeats kept, for every language of the collection.
     fn analyze(&self, text: &str) -> Result<Vec<String>, SearchError> {
-        let mut analyzer = self.analyzer()?;
-        let mut stream = analyzer.token_stream(text);
-        let mut out = Vec::new();
-        while stream.advance() {
-            out.push(stream.token().text.clone());
-        }
-        Ok(out)
+        Ok(self.languages.analyze(text))
     }
 
     /// The searched fields and their boosts: the schema's, replaced by the settings' where

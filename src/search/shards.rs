@@ -93,10 +93,11 @@ impl Ranker for Shards {
     }
 
     fn analyze(&self, text: &str) -> Result<Vec<String>, SearchError> {
-        match self.shards.first() {
-            Some((_, first)) => first.abstract_index.analyze(text),
-            None => Ok(Vec::new()),
+        let mut languages = super::LanguageCounts::default();
+        for (_, collection) in &self.shards {
+            languages.add(&collection.abstract_index.languages);
         }
+        Ok(languages.analyze(text))
     }
 
     /// One index of every shard, scored with the global statistics, merged by score. Ties

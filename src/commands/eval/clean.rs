@@ -41,6 +41,10 @@ pub struct EvalCleanArgs {
     /// same held-out pages, e.g. --cleaner docview --held-out-of mountain).
     #[arg(long, value_name = "CLEANER", value_parser = cleaner_parser())]
     pub held_out_of: Option<CleanerKind>,
+    /// A TOML file overriding any parameter (see `indexer config`) for every cleaner scored:
+    /// how a setting is tried on the training sets.
+    #[arg(long, value_name = "FILE")]
+    pub settings: Option<PathBuf>,
     /// One JSON object per cleaner and set (JSON Lines).
     #[arg(long)]
     pub json: bool,
@@ -62,6 +66,7 @@ pub fn run(args: EvalCleanArgs) -> Result<ExitCode> {
         with_headline: args.with_headline,
         held_out_of: args.held_out_of,
         json: args.json,
+        settings: load_config(args.settings.as_deref())?,
         command: command_line(),
     };
     match run_cleaning_table(options, &mut std::io::stdout().lock()) {
