@@ -28,7 +28,7 @@ use crate::text::StopWords;
 pub const STAGES: [(&str, &str); 10] = [
     ("read", "reading the input: files, gunzip, WARC and HTTP parsing"),
     ("decode", "charset sniffing and decoding to UTF-8"),
-    ("parse", "html5ever parsing into an RcDom (after the markup-depth cap), freeing the DOM"),
+    ("parse", "html5ever parsing into the arena DOM (after the markup-depth cap), freeing the DOM"),
     ("tag tree", "the tag tree of containers, text, links, images, terms"),
     ("clean", "block weights (Algorithm 1) and topic content (§4)"),
     ("docview", "DocView integration: title, keywords, abstract, links, images (§6)"),
