@@ -132,16 +132,7 @@ fn stages(c: &mut Criterion) {
         let documents: Vec<PageDocument> = pages
             .iter()
             .filter_map(|p| process_page(p.clone(), &ctx).ok())
-            .map(|page| PageDocument {
-                body: format!("{}\n{}", page.record.title, page.visible_text),
-                title: page.record.title,
-                keywords: page.record.keywords,
-                summary: page.record.summary,
-                page_type: page.record.page_type.as_str().to_string(),
-                category: page.record.classification_code.unwrap_or_default(),
-                lang: page.record.lang.unwrap_or_default(),
-                url: page.record.identifier,
-            })
+            .map(|page| PageDocument::of_record(page.record, &page.visible_text))
             .collect();
         group.bench_function("index (both indexes, commit)", |b| {
             b.iter_batched(

@@ -168,19 +168,7 @@ pub fn measure_stages(
         let (verdict, t) = timed(|| detector.check(&record.identifier, &fingerprints));
         tallies[8].add(size, t);
         if let Verdict::Unique = verdict {
-            kept_pages.push((
-                size,
-                PageDocument {
-                    body: format!("{}\n{}", record.title, visible_text),
-                    title: record.title,
-                    keywords: record.keywords,
-                    summary: record.summary,
-                    page_type: record.page_type.as_str().to_string(),
-                    category: record.classification_code.unwrap_or_default(),
-                    lang: record.lang.unwrap_or_default(),
-                    url: record.identifier,
-                },
-            ));
+            kept_pages.push((size, PageDocument::of_record(record, &visible_text)));
         }
     }
     tallies[9] = index_pages(&kept_pages, config, work_dir)?;

@@ -7,6 +7,8 @@ use tantivy::schema::{Field, FieldType};
 use tantivy::tokenizer::{Language, PreTokenizedString, TextAnalyzer};
 use tantivy::{Index, IndexWriter, TantivyDocument};
 
+use crate::docview::DocView;
+
 use super::analyzer::{analyze_tokens, analyzer_for, snowball_language};
 use super::{FieldSource, IndexError, IndexKind, IndexSchema, TOKENIZER_NAME, register_tokenizers};
 
@@ -27,6 +29,21 @@ pub struct PageDocument {
 }
 
 impl PageDocument {
+    /// What the indexes hold of a DocView record; `visible_text` is the raw page's visible
+    /// text, indexed after the title as the full-text body.
+    pub fn of_record(record: DocView, visible_text: &str) -> PageDocument {
+        PageDocument {
+            body: format!("{}\n{}", record.title, visible_text),
+            title: record.title,
+            keywords: record.keywords,
+            summary: record.summary,
+            page_type: record.page_type.as_str().to_string(),
+            category: record.classification_code.unwrap_or_default(),
+            lang: record.lang.unwrap_or_default(),
+            url: record.identifier,
+        }
+    }
+
     fn value(&self, source: FieldSource) -> String {
         match source {
             FieldSource::Url => self.url.clone(),

@@ -406,18 +406,9 @@ fn write_build(
                 source: e.into(),
             })?;
             files.docview.write_all(b"\n").map_err(write_error("docview.jsonl"))?;
-            let record = page.record;
-            files.indexes.add(&PageDocument {
-                title: record.title.clone(),
-                body: format!("{}\n{}", record.title, page.visible_text),
-                keywords: record.keywords,
-                summary: record.summary,
-                page_type: record.page_type.as_str().to_string(),
-                category: record.classification_code.unwrap_or_default(),
-                lang: record.lang.unwrap_or_default(),
-                url: record.identifier,
-            })?;
-            *summary.page_types.entry(record.page_type.as_str().to_string()).or_default() += 1;
+            let page_type = page.record.page_type.as_str().to_string();
+            files.indexes.add(&PageDocument::of_record(page.record, &page.visible_text))?;
+            *summary.page_types.entry(page_type).or_default() += 1;
             summary.pages_indexed += 1;
         }
         observer.progress(counter.get(), total_bytes, summary.pages_read);
