@@ -11,7 +11,7 @@ pub struct InspectArgs {
     pub url: Option<String>,
     #[arg(long, value_parser = cleaner_parser())]
     pub cleaner: Option<CleanerKind>,
-    /// Print the tag tree outline too.
+    /// Print the tag tree outline too (with the cleaner's margins).
     #[arg(long)]
     pub tree: bool,
 }
@@ -32,7 +32,7 @@ pub fn run(args: InspectArgs) -> Result<ExitCode> {
     let raw = RawPage { url, origin: args.file.display().to_string(), bytes, http_charset: None, http_language: None };
     if args.tree {
         let (tree, _) = ctx.tag_tree(&raw);
-        outln!("{}", tree.outline());
+        outln!("{}", indexer::clean::Layout::of(&tree, &config.layout).outline(&tree));
     }
     match process_page(raw, &ctx) {
         Ok(page) => outln!("{}", serde_json::to_string_pretty(&page.record)?),
