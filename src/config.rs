@@ -832,6 +832,40 @@ impl Config {
 
     /// Checks ranges that would otherwise fail deep inside a stage.
     pub fn validate(&self) -> Result<(), String> {
+        let share = |name: &str, value: f64| {
+            if (0.0..=1.0).contains(&value) { Ok(()) } else { Err(format!("{name} must be in 0..=1, got {value}")) }
+        };
+        let non_negative = |name: &str, value: f64| {
+            if value >= 0.0 && value.is_finite() {
+                Ok(())
+            } else {
+                Err(format!("{name} must be a number of 0 or more, got {value}"))
+            }
+        };
+        let c = &self.cleaning;
+        share("cleaning.sibling_score_share", c.sibling_score_share)?;
+        share("cleaning.title_root_min_share", c.title_root_min_share)?;
+        share("cleaning.climb_max_link_density", c.climb_max_link_density)?;
+        share("cleaning.min_root_coverage", c.min_root_coverage)?;
+        share("cleaning.site_template_share", c.site_template_share)?;
+        non_negative("cleaning.title_heading_score", c.title_heading_score)?;
+        non_negative("cleaning.title_override_ratio", c.title_override_ratio)?;
+        non_negative("cleaning.climb_share", c.climb_share)?;
+        non_negative("cleaning.climb_min_text", c.climb_min_text)?;
+        share("page_type.hub_page_ratio", self.page_type.hub_page_ratio)?;
+        non_negative("page_type.max_terms_per_image", self.page_type.max_terms_per_image)?;
+        share("tag_tree.hub_anchor_ratio", self.tag_tree.hub_anchor_ratio)?;
+        share("tag_tree.image_term_ratio", self.tag_tree.image_term_ratio)?;
+        let w = &self.block_weight;
+        share("block_weight.propagation_share", w.propagation_share)?;
+        share("block_weight.pseudo_weighty_anchor_ratio", w.pseudo_weighty_anchor_ratio)?;
+        share("block_weight.pseudo_weighty_coverage", w.pseudo_weighty_coverage)?;
+        non_negative("block_weight.max_force", w.max_force)?;
+        for (tag, force) in &w.forces {
+            non_negative(&format!("block_weight.forces.{tag}"), *force)?;
+        }
+        share("stop_words.max_document_frequency", self.stop_words.max_document_frequency)?;
+        share("docview.link_similarity", self.docview.link_similarity)?;
         let r = &self.replicas;
         if !(0.0..=1.0).contains(&r.percentage) {
             return Err(format!("replicas.percentage must be in 0..=1, got {}", r.percentage));
@@ -942,5 +976,21 @@ mod tests {
         assert!(config.validate().unwrap_err().contains("2 threads need 30"));
         config.index.writer_memory_mib = 30;
         assert!(config.validate().is_ok());
+    }
+
+    #[test]
+    fn cleaning_shares_and_scores_are_checked() {
+        let mut config = Config::default();
+        config.cleaning.min_root_coverage = -0.5;
+        assert!(config.validate().unwrap_err().contains("cleaning.min_root_coverage must be in 0..=1, got -0.5"));
+        let mut config = Config::default();
+        config.cleaning.climb_share = f64::NAN;
+        assert!(config.validate().unwrap_err().contains("cleaning.climb_share"));
+        let mut config = Config::default();
+        config.block_weight.forces.insert("h1".into(), -1.0);
+        assert!(config.validate().unwrap_err().contains("block_weight.forces.h1"));
+        let mut config = Config::default();
+        config.mountain.beta = -0.5;
+        assert!(config.validate().is_ok(), "the mountain model's β is signed");
     }
 }

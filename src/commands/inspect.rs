@@ -26,7 +26,7 @@ pub fn run(args: InspectArgs) -> Result<ExitCode> {
         config.cleaning.cleaner = cleaner;
     }
     let bytes = std::fs::read(&args.file).with_context(|| format!("cannot read {}", args.file.display()))?;
-    let url = args.url.unwrap_or_else(|| format!("file://{}", args.file.display()));
+    let url = args.url.unwrap_or_else(|| indexer::input::file_url(&args.file));
     let stop_words = StopWords::generic();
     let ctx = PageContext::new(&config, &stop_words)?;
     let raw = RawPage { url, origin: args.file.display().to_string(), bytes, http_charset: None, http_language: None };

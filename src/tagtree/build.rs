@@ -191,10 +191,10 @@ impl<'a> Builder<'a> {
                     "head" => {
                         // Only the title and the description are taken from the head.
                         for child in dom.children_reversed(id) {
-                            if let DomData::Element(element) = &dom.node(child).data {
-                                if matches!(&*element.name.local, "title" | "meta") {
-                                    stack.push(Frame::Enter(child));
-                                }
+                            if let DomData::Element(element) = &dom.node(child).data
+                                && matches!(&*element.name.local, "title" | "meta")
+                            {
+                                stack.push(Frame::Enter(child));
                             }
                         }
                         return;
@@ -249,15 +249,15 @@ impl<'a> Builder<'a> {
                     self.push_break();
                     stack.push(Frame::Break);
                 }
-                if tag == "a" {
-                    if let Some(href) = attr("href") {
-                        let node = self.current();
-                        self.tree.links.push(Link { href: href.trim().to_string(), anchor: String::new(), node });
-                        self.link_terms.push(0);
-                        let index = self.tree.links.len() - 1;
-                        self.count(|s| s.links += 1);
-                        stack.push(Frame::EndLink(self.link.replace(index)));
-                    }
+                if tag == "a"
+                    && let Some(href) = attr("href")
+                {
+                    let node = self.current();
+                    self.tree.links.push(Link { href: href.trim().to_string(), anchor: String::new(), node });
+                    self.link_terms.push(0);
+                    let index = self.tree.links.len() - 1;
+                    self.count(|s| s.links += 1);
+                    stack.push(Frame::EndLink(self.link.replace(index)));
                 }
                 if self.weighty_tags.contains(tag) {
                     let node = self.current();

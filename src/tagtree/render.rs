@@ -73,10 +73,10 @@ impl TagTree {
             if keep(id) {
                 written[id] = true;
             }
-            if written[id] {
-                if let Some(parent) = self.nodes[id].parent {
-                    written[parent] = true;
-                }
+            if written[id]
+                && let Some(parent) = self.nodes[id].parent
+            {
+                written[parent] = true;
             }
         }
         let mut out = String::new();
