@@ -39,7 +39,7 @@ use super::tune_cleaner::fold_of;
 use crate::clean::block_classifier::{
     BlockModel, Tree, block_features, blocks, feature_names, is_bare_headline, vocabulary_word,
 };
-use crate::clean::{BlockWeights, CleanerKind, TopicContent, block_weights, clean_page, site_of};
+use crate::clean::{BlockWeights, CleanerKind, Layout, TopicContent, block_weights, clean_page, site_of};
 use crate::config::{BlocksConfig, Config};
 use crate::page::PageContext;
 use crate::tagtree::{NodeId, TagTree, hint_words};
@@ -55,6 +55,7 @@ struct BlockPage {
     /// Not `gold_not_visible`: may be trained on.
     trainable: bool,
     tree: TagTree,
+    layout: Layout,
     weights: BlockWeights,
     docview: TopicContent,
     blocks: Vec<NodeId>,
@@ -73,15 +74,16 @@ struct BlockPage {
 
 impl BlockPage {
     fn new(set: usize, fold: usize, trainable: bool, tree: TagTree, gold_text: &str, config: &Config) -> BlockPage {
+        let layout = Layout::of(&tree, &config.layout);
         let weights = block_weights(&tree, &config.block_weight);
-        let docview = clean_page(&tree, &weights, CleanerKind::DocView, config);
+        let docview = clean_page(&tree, &layout, &weights, CleanerKind::DocView, config);
         let ids = blocks(&tree);
         let mut interned: HashMap<String, u32> = HashMap::new();
         let mut intern = |token: String| {
             let next = interned.len() as u32;
             *interned.entry(token).or_insert(next)
         };
-        let headline = tree.headline().map(|(node, tag)| (node, tag.items.clone()));
+        let headline = layout.headline(&tree).map(|(node, tag)| (node, tag.items.clone()));
         // Each block's tokens in order, then as a bag.
         let sequences: Vec<Vec<u32>> = ids
             .iter()
@@ -119,7 +121,7 @@ impl BlockPage {
                 gold_ngrams.insert(ngram(window));
             }
         }
-        let bare_headline: Vec<bool> = ids.iter().map(|&id| is_bare_headline(&tree, id)).collect();
+        let bare_headline: Vec<bool> = ids.iter().map(|&id| is_bare_headline(&tree, &layout, id)).collect();
         let labels = sequences
             .iter()
             .zip(&bare_headline)
@@ -146,6 +148,7 @@ impl BlockPage {
             fold,
             trainable,
             tree,
+            layout,
             weights,
             docview,
             blocks: ids,
@@ -159,7 +162,7 @@ impl BlockPage {
     }
 
     fn rows(&self, vocabulary: &[String]) -> Vec<f64> {
-        block_features(&self.tree, &self.weights, &self.docview, vocabulary, &self.blocks)
+        block_features(&self.tree, &self.layout, &self.weights, &self.docview, vocabulary, &self.blocks)
     }
 
     /// The page's score when the blocks with `probability` at least `threshold` are kept.

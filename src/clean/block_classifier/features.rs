@@ -8,7 +8,7 @@
 
 use std::collections::HashMap;
 
-use super::super::{BlockWeights, TopicContent};
+use super::super::{BlockWeights, Layout, TopicContent};
 use crate::tagtree::{BlockType, Item, NodeId, TagTree, hint_words};
 use crate::text::generic_stop_words;
 
@@ -104,9 +104,10 @@ fn ln1p(x: usize) -> f64 {
 }
 
 /// The feature rows of `blocks` (row-major, `feature_names(vocabulary).len()` per block).
-/// `docview` is the default cleaner's topic content of the same tree.
+/// `docview` is the default cleaner's topic content of the same tree read with `layout`.
 pub fn block_features(
     tree: &TagTree,
+    layout: &Layout,
     weights: &BlockWeights,
     docview: &TopicContent,
     vocabulary: &[String],
@@ -158,12 +159,12 @@ pub fn block_features(
     let root_path: Vec<NodeId> =
         docview_root.map(|r| std::iter::once(r).chain(tree.ancestors(r)).collect()).unwrap_or_default();
     let root_end = docview_root.map(|r| last_descendant(tree, r));
-    let story = tree
-        .title_heading
+    let story = layout
+        .title_heading()
         .and_then(|h| tree.ancestors(h.node).find(|&a| matches!(tree.nodes[a].tag.as_str(), "article" | "main")));
     let story_end = story.map(|s| last_descendant(tree, s));
     let kept_terms: usize = docview.nodes.iter().map(|&id| tree.nodes[id].own.terms).sum();
-    let title_node = tree.title_heading.map(|h| h.node);
+    let title_node = layout.title_heading().map(|h| h.node);
 
     let mut rows = vec![0.0; width * blocks.len()];
     let mut terms_before = 0usize;
@@ -253,7 +254,7 @@ pub fn block_features(
             f64::from(u8::from(title_node == Some(id))),
             punctuation as f64 / own.terms.max(1) as f64,
             digits as f64 / chars.max(1) as f64,
-            f64::from(u8::from(node.margin)),
+            f64::from(u8::from(layout.is_margin(id))),
             f64::from(u8::from(in_article_body[id])),
             parent.map_or(0.0, |p| ln1p(p.subtree.terms)),
             parent.map_or(0.0, |p| p.subtree.link_density()),

@@ -26,17 +26,19 @@ mod model;
 pub use features::{block_features, blocks, feature_names, vocabulary_word};
 pub use model::{BlockModel, DEFAULT_MODEL_JSON, ModelError, Tree};
 
-use super::{BlockWeights, TopicContent};
+use super::{BlockWeights, Layout, TopicContent};
 use crate::tagtree::{NodeId, TagTree};
 
 /// Whether block `id` holds nothing but the page's headline (the title heading's own items).
-pub fn is_bare_headline(tree: &TagTree, id: NodeId) -> bool {
-    tree.headline().is_some_and(|(node, tag)| node == id && tag.terms >= tree.nodes[id].own.terms)
+pub fn is_bare_headline(tree: &TagTree, layout: &Layout, id: NodeId) -> bool {
+    layout.headline(tree).is_some_and(|(node, tag)| node == id && tag.terms >= tree.nodes[id].own.terms)
 }
 
-/// The topic content the model keeps, from the `docview` cleaner's `docview` of the same tree.
+/// The topic content the model keeps, from the `docview` cleaner's `docview` of the same tree
+/// read with the same `layout`.
 pub fn clean_blocks(
     tree: &TagTree,
+    layout: &Layout,
     weights: &BlockWeights,
     docview: &TopicContent,
     model: &BlockModel,
@@ -44,7 +46,7 @@ pub fn clean_blocks(
 ) -> TopicContent {
     let ids = blocks(tree);
     let width = model.features.len();
-    let rows = block_features(tree, weights, docview, &model.vocabulary, &ids);
+    let rows = block_features(tree, layout, weights, docview, &model.vocabulary, &ids);
     // Blocks without terms (pictures of a gallery) stay as `docview` decided: the labels are
     // text, and nothing was learned about them.
     let pictures = docview.nodes.iter().copied().filter(|&id| tree.nodes[id].own.terms == 0);
@@ -52,7 +54,7 @@ pub fn clean_blocks(
         .iter()
         .enumerate()
         .filter(|&(b, &id)| {
-            if is_bare_headline(tree, id) {
+            if is_bare_headline(tree, layout, id) {
                 docview.keep[id]
             } else {
                 model.probability(&rows[b * width..(b + 1) * width]) >= threshold
@@ -61,7 +63,7 @@ pub fn clean_blocks(
         .map(|(_, &id)| id)
         .chain(pictures)
         .collect();
-    TopicContent::new(tree, docview.page_type, kept)
+    TopicContent::new(tree, layout, docview.page_type, kept)
 }
 
 #[cfg(test)]
@@ -105,9 +107,10 @@ mod tests {
     fn a_model_that_copies_docview_keeps_what_docview_keeps() {
         let config = Config::default();
         let tree = TagTree::with_default_config(PAGE);
+        let layout = Layout::of(&tree, &config.layout);
         let weights = block_weights(&tree, &config.block_weight);
-        let docview = clean_page(&tree, &weights, CleanerKind::DocView, &config);
-        let content = clean_blocks(&tree, &weights, &docview, &stump("docview_kept", 0.5, true), 0.5);
+        let docview = clean_page(&tree, &layout, &weights, CleanerKind::DocView, &config);
+        let content = clean_blocks(&tree, &layout, &weights, &docview, &stump("docview_kept", 0.5, true), 0.5);
         assert_eq!(content.nodes, docview.nodes);
         assert_eq!(content.page_type, docview.page_type);
     }
@@ -116,14 +119,15 @@ mod tests {
     fn a_model_keeps_blocks_by_their_features_and_the_headline_stays_with_docview() {
         let config = Config::default();
         let tree = TagTree::with_default_config(PAGE);
+        let layout = Layout::of(&tree, &config.layout);
         let weights = block_weights(&tree, &config.block_weight);
-        let docview = clean_page(&tree, &weights, CleanerKind::DocView, &config);
+        let docview = clean_page(&tree, &layout, &weights, CleanerKind::DocView, &config);
         // Running text of its own: every paragraph, not the menu.
-        let content = clean_blocks(&tree, &weights, &docview, &stump("link_density", 0.5, false), 0.5);
+        let content = clean_blocks(&tree, &layout, &weights, &docview, &stump("link_density", 0.5, false), 0.5);
         let text = content.text(&tree);
         assert!(text.contains("terns came back") && text.contains("Another region"), "{text}");
         assert!(!text.contains("Sports"), "{text}");
-        let features = block_features(&tree, &weights, &docview, &[], &blocks(&tree));
+        let features = block_features(&tree, &layout, &weights, &docview, &[], &blocks(&tree));
         assert_eq!(features.len(), blocks(&tree).len() * feature_names(&[]).len());
         assert!(features.iter().all(|v| v.is_finite()));
     }
