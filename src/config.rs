@@ -904,6 +904,8 @@ impl Config {
         non_negative("cleaning.title_override_ratio", c.title_override_ratio)?;
         non_negative("cleaning.climb_share", c.climb_share)?;
         non_negative("cleaning.climb_min_text", c.climb_min_text)?;
+        share("layout.margin_word_max_text_share", self.layout.margin_word_max_text_share)?;
+        share("layout.title_heading_min_overlap", self.layout.title_heading_min_overlap)?;
         share("page_type.hub_page_ratio", self.page_type.hub_page_ratio)?;
         non_negative("page_type.max_terms_per_image", self.page_type.max_terms_per_image)?;
         share("tag_tree.hub_anchor_ratio", self.tag_tree.hub_anchor_ratio)?;
@@ -1052,6 +1054,9 @@ mod tests {
         let mut config = Config::default();
         config.block_weight.forces.insert("h1".into(), -1.0);
         assert!(config.validate().unwrap_err().contains("block_weight.forces.h1"));
+        let mut config = Config::default();
+        config.layout.title_heading_min_overlap = 1.2;
+        assert!(config.validate().unwrap_err().contains("layout.title_heading_min_overlap"));
         let mut config = Config::default();
         config.mountain.beta = -0.5;
         assert!(config.validate().is_ok(), "the mountain model's β is signed");
