@@ -198,8 +198,13 @@ pub struct LayoutConfig {
     /// link boxes.
     pub margin_words: Vec<String>,
     /// Of the margin words, those naming readers' comments: a block so named is margin
-    /// however much running text it holds (comments often outweigh the post they follow).
+    /// however much running text it holds (comments often outweigh the post they follow)…
     pub comment_words: Vec<String>,
+    /// …as long as the central area outside it holds at least this many terms of running
+    /// text (terms outside links): a post for the comments to follow. A thread page whose
+    /// posts all sit in a container named `comments` (forum software does this) has none,
+    /// and its comments are its content.
+    pub comment_min_post_terms: usize,
     /// Any other margin word marks a block only while its running text (terms outside
     /// links) is less than this share of the page's: a layout class (`page has-sidebar`) on
     /// the column that holds the article must not hide it. 0.5: "most of the page's text".
@@ -264,6 +269,7 @@ impl Default for LayoutConfig {
                 "pagination",
             ]),
             comment_words: words(&["comment", "comments"]),
+            comment_min_post_terms: 30,
             margin_word_max_text_share: 0.5,
             title_separators: words(&[" | ", " - ", " – ", " — ", " :: ", " » ", " · ", "｜", "_"]),
             title_heading_min_terms: 2,
