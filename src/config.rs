@@ -21,6 +21,7 @@ pub struct Config {
     pub tag_tree: TagTreeConfig,
     pub block_weight: BlockWeightConfig,
     pub page_type: PageTypeConfig,
+    pub layout: LayoutConfig,
     pub cleaning: CleaningConfig,
     pub satisfiable: SatisfiableConfig,
     pub pab: PabConfig,
@@ -81,6 +82,10 @@ pub struct TagTreeConfig {
     /// Markup nested deeper than this has its deeper tags removed before parsing (the text
     /// stays): the HTML parser is quadratic in nesting depth.
     pub max_markup_depth: usize,
+    /// A heading's text is kept (`WeightyTag::text`, what the title heading is matched on)
+    /// until it reaches this many bytes: a bound on memory for headings that wrap a whole
+    /// page, far above any headline.
+    pub max_heading_text_bytes: usize,
     /// A link whose anchor text has at least this many terms is a teaser (a linked sentence
     /// or paragraph: a listing's entry), not navigation; its terms are counted in
     /// `teaser_terms` as well as in `anchor_terms`. Navigation anchors run one to a few
@@ -99,6 +104,7 @@ impl Default for TagTreeConfig {
             image_term_ratio: 0.1,
             max_depth: 256,
             max_markup_depth: 1000,
+            max_heading_text_bytes: 1024,
             teaser_anchor_terms: 20,
         }
     }
@@ -179,6 +185,93 @@ impl Default for PageTypeConfig {
     }
 }
 
+/// The cleaner's reading of a page's layout (`clean::layout`): its margins (the blocks
+/// outside the central area of §4.1), its title heading, its content images. The paper
+/// names the margins (header, footer, navigation, sidebars) but not how to find them; these
+/// word lists and bounds were written by hand with their rules, not tuned on any set.
+#[derive(Debug, Clone, Serialize, Deserialize, PartialEq)]
+#[serde(default, deny_unknown_fields)]
+pub struct LayoutConfig {
+    /// Words of an id or class that mark a block as margin (`<div class="site-nav">` gives
+    /// `site`, `nav`): the names sites give their navigation, sidebars, ads, share bars and
+    /// link boxes.
+    pub margin_words: Vec<String>,
+    /// Of the margin words, those naming readers' comments: a block so named is margin
+    /// however much running text it holds (comments often outweigh the post they follow).
+    pub comment_words: Vec<String>,
+    /// Any other margin word marks a block only while its running text (terms outside
+    /// links) is less than this share of the page's: a layout class (`page has-sidebar`) on
+    /// the column that holds the article must not hide it. 0.5: "most of the page's text".
+    pub margin_word_max_text_share: f64,
+    /// Separators between a title's headline and the site's name ("Headline | Site"): the
+    /// headings are matched against the title without its last segment first, because the
+    /// site's name is often a heading too.
+    pub title_separators: Vec<String>,
+    /// A heading (h1–h3) needs at least this many terms to be the title heading: a
+    /// one-word heading ("News") matches too many titles.
+    pub title_heading_min_terms: usize,
+    /// …and at least this share of its terms in the title (headlines are shortened or
+    /// reworded a little in `<title>`, and the best match wins).
+    pub title_heading_min_overlap: f64,
+    /// An image inside a link is content only when the link leads to a file with one of
+    /// these extensions (a gallery links its pictures to their full size); otherwise it is a
+    /// linked thumbnail of another page.
+    pub full_size_image_extensions: Vec<String>,
+}
+
+impl Default for LayoutConfig {
+    fn default() -> Self {
+        let words = |list: &[&str]| list.iter().map(|w| w.to_string()).collect::<Vec<String>>();
+        LayoutConfig {
+            margin_words: words(&[
+                "nav",
+                "navbar",
+                "navigation",
+                "menu",
+                "header",
+                "footer",
+                "sidebar",
+                "aside",
+                "banner",
+                "breadcrumb",
+                "breadcrumbs",
+                "copyright",
+                "cookie",
+                "cookies",
+                "social",
+                "share",
+                "sharing",
+                "ad",
+                "ads",
+                "advert",
+                "advertisement",
+                "sponsor",
+                "sponsored",
+                "promo",
+                "related",
+                "masthead",
+                "toolbar",
+                "topbar",
+                "subscribe",
+                "newsletter",
+                "login",
+                "comments",
+                "comment",
+                "popular",
+                "trending",
+                "tags",
+                "pagination",
+            ]),
+            comment_words: words(&["comment", "comments"]),
+            margin_word_max_text_share: 0.5,
+            title_separators: words(&[" | ", " - ", " – ", " — ", " :: ", " » ", " · ", "｜", "_"]),
+            title_heading_min_terms: 2,
+            title_heading_min_overlap: 0.8,
+            full_size_image_extensions: words(&[".jpg", ".jpeg", ".png", ".gif", ".webp", ".avif"]),
+        }
+    }
+}
+
 /// Which cleaner runs, and the parameters of the default one.
 #[derive(Debug, Clone, Serialize, Deserialize, PartialEq)]
 #[serde(default, deny_unknown_fields)]
@@ -238,6 +331,22 @@ pub struct CleaningConfig {
     /// At most this many pages of each host (the first in input order) are sampled: a bound
     /// on the learning pass's work, not a tuned setting.
     pub site_sample_pages: usize,
+    // The settings below were set by hand with their rule, not tuned.
+    /// When a bare headline wins the root search, this many of the best paragraphs apart
+    /// from it are weighed as candidate bodies, each climbing once: a bound on the work.
+    pub body_candidates: usize,
+    /// A page read again with its teaser links as text keeps that reading only if at least
+    /// this many sibling containers of one shape hold teaser text: entries repeat their
+    /// markup, a template's single box of teasers does not.
+    pub listing_min_entries: usize,
+    /// On an image page, a topic block beside a picture is kept as its caption when its
+    /// subtree has at most this many terms (a caption is a line or two, the text beside a
+    /// gallery may be a whole article).
+    pub image_caption_max_terms: usize,
+    /// Words of an id or class that name a picture's caption or credit: such blocks (and
+    /// `<figure>`, `<figcaption>`) under the topic root are left out of an article's text
+    /// unless they hold most of it, or `climb_min_text` terms or more themselves.
+    pub caption_words: Vec<String>,
 }
 
 impl Default for CleaningConfig {
@@ -257,6 +366,10 @@ impl Default for CleaningConfig {
             site_min_pages: 3,
             site_template_share: 0.7,
             site_sample_pages: 100,
+            body_candidates: 8,
+            listing_min_entries: 3,
+            image_caption_max_terms: 60,
+            caption_words: ["caption", "credit", "credits"].map(String::from).to_vec(),
         }
     }
 }
@@ -740,6 +853,40 @@ impl Config {
 
     /// Checks ranges that would otherwise fail deep inside a stage.
     pub fn validate(&self) -> Result<(), String> {
+        let share = |name: &str, value: f64| {
+            if (0.0..=1.0).contains(&value) { Ok(()) } else { Err(format!("{name} must be in 0..=1, got {value}")) }
+        };
+        let non_negative = |name: &str, value: f64| {
+            if value >= 0.0 && value.is_finite() {
+                Ok(())
+            } else {
+                Err(format!("{name} must be a number of 0 or more, got {value}"))
+            }
+        };
+        let c = &self.cleaning;
+        share("cleaning.sibling_score_share", c.sibling_score_share)?;
+        share("cleaning.title_root_min_share", c.title_root_min_share)?;
+        share("cleaning.climb_max_link_density", c.climb_max_link_density)?;
+        share("cleaning.min_root_coverage", c.min_root_coverage)?;
+        share("cleaning.site_template_share", c.site_template_share)?;
+        non_negative("cleaning.title_heading_score", c.title_heading_score)?;
+        non_negative("cleaning.title_override_ratio", c.title_override_ratio)?;
+        non_negative("cleaning.climb_share", c.climb_share)?;
+        non_negative("cleaning.climb_min_text", c.climb_min_text)?;
+        share("page_type.hub_page_ratio", self.page_type.hub_page_ratio)?;
+        non_negative("page_type.max_terms_per_image", self.page_type.max_terms_per_image)?;
+        share("tag_tree.hub_anchor_ratio", self.tag_tree.hub_anchor_ratio)?;
+        share("tag_tree.image_term_ratio", self.tag_tree.image_term_ratio)?;
+        let w = &self.block_weight;
+        share("block_weight.propagation_share", w.propagation_share)?;
+        share("block_weight.pseudo_weighty_anchor_ratio", w.pseudo_weighty_anchor_ratio)?;
+        share("block_weight.pseudo_weighty_coverage", w.pseudo_weighty_coverage)?;
+        non_negative("block_weight.max_force", w.max_force)?;
+        for (tag, force) in &w.forces {
+            non_negative(&format!("block_weight.forces.{tag}"), *force)?;
+        }
+        share("stop_words.max_document_frequency", self.stop_words.max_document_frequency)?;
+        share("docview.link_similarity", self.docview.link_similarity)?;
         let r = &self.replicas;
         if !(0.0..=1.0).contains(&r.percentage) {
             return Err(format!("replicas.percentage must be in 0..=1, got {}", r.percentage));
@@ -862,5 +1009,21 @@ mod tests {
         assert!(config.validate().unwrap_err().contains("2 threads need 30"));
         config.index.writer_memory_mib = 30;
         assert!(config.validate().is_ok());
+    }
+
+    #[test]
+    fn cleaning_shares_and_scores_are_checked() {
+        let mut config = Config::default();
+        config.cleaning.min_root_coverage = -0.5;
+        assert!(config.validate().unwrap_err().contains("cleaning.min_root_coverage must be in 0..=1, got -0.5"));
+        let mut config = Config::default();
+        config.cleaning.climb_share = f64::NAN;
+        assert!(config.validate().unwrap_err().contains("cleaning.climb_share"));
+        let mut config = Config::default();
+        config.block_weight.forces.insert("h1".into(), -1.0);
+        assert!(config.validate().unwrap_err().contains("block_weight.forces.h1"));
+        let mut config = Config::default();
+        config.mountain.beta = -0.5;
+        assert!(config.validate().is_ok(), "the mountain model's β is signed");
     }
 }

@@ -167,7 +167,13 @@ fn classify_train_then_build_and_search_by_category() {
     assert!(sport.contains("match.html") && sport.contains("\"category\":\"sport\""), "{sport}");
     let food = search("food");
     assert!(food.lines().count() == 1 && food.contains("recipe.html"), "{food}");
-    indexer().args(["search", "match", "--category", "news", "--dir"]).arg(&out).assert().code(1);
+    // A code the model does not have is an error naming the ones it has.
+    indexer()
+        .args(["search", "match", "--category", "news", "--dir"])
+        .arg(&out)
+        .assert()
+        .code(2)
+        .stderr(predicate::str::contains("--category news: not a category").and(predicate::str::contains("sport")));
     // `classify text` lists every category of the model, best first.
     let output =
         indexer().args(["classify", "text", "a cake baked in the oven", "--classifier"]).arg(&model).output().unwrap();
@@ -526,4 +532,85 @@ fn a_build_learns_each_hosts_template_and_shards_share_it() {
         .assert()
         .failure()
         .stderr(predicate::str::contains("not a site-templates file"));
+}
+
+/// The paper cuts of issue 21, item 4: each is a clear message, not a silent surprise.
+#[test]
+fn paper_cuts_get_clear_answers() {
+    let input = tempfile::tempdir().unwrap();
+    let out = tempfile::tempdir().unwrap();
+    corpus(input.path());
+    build(input.path(), out.path()).success();
+    let search = |args: &[&str]| indexer().arg("search").args(args).arg("--dir").arg(out.path()).assert();
+
+    // -n 0 is a usage error, not one result or "no results".
+    search(&["comet", "-n", "0"]).code(2).stderr(predicate::str::contains("at least 1"));
+    // An empty or stop-word-only query has nothing to search for.
+    for query in ["", "the of and", "  ,.;  "] {
+        search(&[query]).code(2).stderr(predicate::str::contains("nothing to search for"));
+    }
+    // A code outside the build's scheme is an error naming the valid codes.
+    search(&["comet", "--category", "99"])
+        .code(2)
+        .stderr(predicate::str::contains("--category 99: not a category").and(predicate::str::contains("05 Computer")));
+    // A tiered hit says which index's record it shows.
+    search(&["night trains alps", "-n", "1"]).success().stdout(predicate::str::contains("<abstract>"));
+
+    // summary.json names the build folder it is in.
+    let current = std::fs::canonicalize(out.path().join("current")).unwrap();
+    let summary: serde_json::Value =
+        serde_json::from_str(&std::fs::read_to_string(current.join("summary.json")).unwrap()).unwrap();
+    let output = summary["output"].as_str().unwrap();
+    assert!(!output.is_empty() && current.ends_with(Path::new(output).file_name().unwrap()), "{output}");
+
+    // --append with another cleaner would make config.toml misstate the build.
+    indexer()
+        .args(["build", "--quiet", "--append", "--cleaner", "mountain"])
+        .arg(input.path())
+        .arg("--dir")
+        .arg(out.path())
+        .assert()
+        .code(2)
+        .stderr(predicate::str::contains("cleaned by --cleaner docview, not mountain"));
+
+    // A negative share in a config file is refused with its key.
+    let config = input.path().join("bad.toml");
+    std::fs::write(&config, "[cleaning]\nmin_root_coverage = -0.5\n").unwrap();
+    indexer()
+        .args(["build", "--quiet"])
+        .arg(input.path())
+        .arg("--config")
+        .arg(&config)
+        .arg("--dir")
+        .arg(out.path())
+        .assert()
+        .code(2)
+        .stderr(predicate::str::contains("cleaning.min_root_coverage must be in 0..=1"));
+
+    // A folder without pages says so and leaves no empty build folder behind.
+    let empty = tempfile::tempdir().unwrap();
+    let fresh = empty.path().join("never-built");
+    indexer()
+        .args(["build", "--quiet"])
+        .arg(empty.path())
+        .arg("--dir")
+        .arg(&fresh)
+        .assert()
+        .code(2)
+        .stderr(predicate::str::contains("the inputs hold no pages"));
+    assert!(!fresh.exists());
+
+    // inspect of a relative path gives an absolute file:// URL.
+    let record = indexer().current_dir(input.path()).args(["inspect", "news-article.html"]).output().unwrap();
+    assert!(record.status.success());
+    let record: serde_json::Value = serde_json::from_slice(&record.stdout).unwrap();
+    let url = record["identifier"].as_str().unwrap();
+    assert!(url.starts_with("file:///") && url.ends_with("/news-article.html"), "{url}");
+
+    // bench writes its report under the build folder's name by default, never into eval/.
+    let help = indexer().args(["bench", "--help"]).output().unwrap();
+    assert!(String::from_utf8_lossy(&help.stdout).contains("[default: indexer-data/bench]"));
+    // build --help states the defaults of --cleaner and --replicas.
+    let help = String::from_utf8(indexer().args(["build", "--help"]).output().unwrap().stdout).unwrap();
+    assert!(help.contains("[default: docview") && help.contains("[default: minhash"), "{help}");
 }

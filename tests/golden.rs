@@ -15,7 +15,7 @@
 mod common;
 
 use common::{check_golden, repo_path};
-use indexer::clean::{Cleaner, CleanerKind, block_weights, clean_page, site_of};
+use indexer::clean::{Cleaner, CleanerKind, Layout, block_weights, clean_page, site_of};
 use indexer::config::Config;
 use indexer::input::RawPage;
 use indexer::page::{PageContext, process_page};
@@ -50,7 +50,8 @@ fn tag_trees_match_their_golden_outlines() {
     let ctx = PageContext::new(&config, &stop_words).unwrap();
     for (case, bytes) in cases() {
         let (tree, _) = ctx.tag_tree(&raw(&case, &bytes));
-        check_golden(&format!("tests/fixtures/tagtree/{case}/outline.txt"), &tree.outline());
+        let outline = Layout::of(&tree, &config.layout).outline(&tree);
+        check_golden(&format!("tests/fixtures/tagtree/{case}/outline.txt"), &outline);
     }
 }
 
@@ -63,8 +64,9 @@ fn topic_content_matches_its_golden_files() {
         let page = raw(&case, &bytes);
         let (tree, _) = ctx.tag_tree(&page);
         let weights = block_weights(&tree, &config.block_weight);
+        let layout = Layout::of(&tree, &config.layout);
         for (kind, file) in [(CleanerKind::DocView, "topic.txt"), (CleanerKind::DocViewPaper, "topic-paper.txt")] {
-            let content = clean_page(&tree, &weights, kind, &config);
+            let content = clean_page(&tree, &layout, &weights, kind, &config);
             let text = format!("type: {}\n\n{}\n", content.page_type.as_str(), content.text(&tree));
             check_golden(&format!("tests/fixtures/clean/{case}/{file}"), &text);
             if kind == CleanerKind::DocView {

@@ -69,7 +69,7 @@ fn text_of_file(path: &Path, ctx: &PageContext<'_>) -> Result<Option<String>, Cl
             let bytes = std::fs::read(path).map_err(io_error(path))?;
             let origin = path.display().to_string();
             let raw =
-                RawPage { url: format!("file://{origin}"), origin, bytes, http_charset: None, http_language: None };
+                RawPage { url: crate::input::file_url(path), origin, bytes, http_charset: None, http_language: None };
             Ok(Some(topic_content(raw, ctx)))
         }
         _ => Ok(None),
@@ -113,10 +113,10 @@ fn read_file(path: &Path, pages: &[PathBuf], ctx: &PageContext<'_>) -> Result<Ve
             let mut found: Vec<RawPage> = Vec::new();
             source
                 .visit_with(&ctx.config().input.read_options(), &counter, &mut |event| {
-                    if let InputEvent::Page(raw) = event {
-                        if wanted.contains_key(raw.url.as_str()) {
-                            found.push(raw);
-                        }
+                    if let InputEvent::Page(raw) = event
+                        && wanted.contains_key(raw.url.as_str())
+                    {
+                        found.push(raw);
                     }
                     true
                 })

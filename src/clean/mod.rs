@@ -19,6 +19,7 @@
 
 mod block_weight;
 mod features;
+mod layout;
 pub mod mountain_model;
 mod page_type;
 pub mod satisfiable_subtree;
@@ -30,6 +31,7 @@ mod topic_content;
 pub use block_weight::{BlockWeights, block_weights};
 pub(crate) use features::ordered_sum;
 pub use features::{FeatureVector, feature_vector, term_frequencies};
+pub use layout::{Layout, TitleHeading};
 pub use page_type::{page_type, type_of_area};
 pub use topic_content::{HeadlinePlacement, TopicContent, clean_page};
 
@@ -197,44 +199,43 @@ impl Cleaner {
 
     /// The topic content of one page of `site`.
     pub fn clean(&self, site: &str, tree: &TagTree, weights: &BlockWeights, config: &Config) -> TopicContent {
+        let layout = Layout::of(tree, &config.layout);
         match self.kind {
             CleanerKind::DocView => match self.site_templates.template_nodes(site, tree) {
-                None => clean_page(tree, weights, self.kind, config),
+                None => clean_page(tree, &layout, weights, self.kind, config),
                 Some(template) => {
                     // The site's template blocks are noise (`site_template`): outside the
                     // central area (§4.1), weight 0, and not the title heading, so that
                     // neither the root search nor the page type sees them. Node ids stay.
-                    let mut tree = tree.clone();
+                    // The headline the content reports stays the page's.
                     let mut weights = weights.clone();
                     for id in site_template::marked_ids(&template) {
-                        tree.nodes[id].margin = true;
                         weights.0[id] = 0.0;
                     }
-                    if tree.title_heading.is_some_and(|h| template[h.node]) {
-                        tree.title_heading = None;
-                    }
-                    clean_page(&tree, &weights, self.kind, config)
+                    let mut content = clean_page(tree, &layout.with_template(&template), &weights, self.kind, config);
+                    content.title_heading = layout.title_heading();
+                    content
                 }
             },
-            CleanerKind::DocViewPaper => clean_page(tree, weights, self.kind, config),
+            CleanerKind::DocViewPaper => clean_page(tree, &layout, weights, self.kind, config),
             CleanerKind::Satisfiable => {
                 let nodes = satisfiable_subtree::satisfiable_nodes(tree, &config.satisfiable);
-                kept_content(tree, nodes, config)
+                kept_content(tree, &layout, nodes, config)
             }
             CleanerKind::Pab => {
                 let nodes = tag_priority_blocks::informative_nodes(tree, site, &config.pab);
-                kept_content(tree, nodes, config)
+                kept_content(tree, &layout, nodes, config)
             }
             // A site without a learned style tree (too few pages, or no learning pass) gets
             // the default cleaner.
             CleanerKind::SiteStyleTree => self
                 .site_style_trees
-                .clean(site, tree, config)
-                .unwrap_or_else(|| clean_page(tree, weights, CleanerKind::DocView, config)),
+                .clean(site, tree, &layout, config)
+                .unwrap_or_else(|| clean_page(tree, &layout, weights, CleanerKind::DocView, config)),
             CleanerKind::Mountain => match &self.ridge_model {
-                Some(model) => clean_mountain(tree, model, config),
+                Some(model) => clean_mountain(tree, &layout, model, config),
                 // Only `new` makes a mountain cleaner, and it always loads a model.
-                None => clean_page(tree, weights, CleanerKind::DocView, config),
+                None => clean_page(tree, &layout, weights, CleanerKind::DocView, config),
             },
         }
     }
@@ -244,11 +245,14 @@ impl Cleaner {
 /// rules of §4.1 applied to them, or to the whole page when nothing was kept (so that a page
 /// with content but no kept block still gets a type). Kept simple on purpose: these cleaners
 /// choose content the same way whatever the page's type.
-fn kept_content(tree: &TagTree, nodes: Vec<crate::tagtree::NodeId>, config: &Config) -> TopicContent {
-    let kept_type = type_of_area(tree, &nodes, &config.page_type);
-    let page_type =
-        if kept_type == crate::tagtree::BlockType::Empty { page_type(tree, &config.page_type) } else { kept_type };
-    TopicContent::new(tree, page_type, nodes)
+fn kept_content(tree: &TagTree, layout: &Layout, nodes: Vec<crate::tagtree::NodeId>, config: &Config) -> TopicContent {
+    let kept_type = type_of_area(tree, layout, &nodes, &config.page_type);
+    let page_type = if kept_type == crate::tagtree::BlockType::Empty {
+        page_type(tree, layout, &config.page_type)
+    } else {
+        kept_type
+    };
+    TopicContent::new(tree, layout, page_type, nodes)
 }
 
 /// The site a page belongs to, for cleaners that learn per site: the URL's host in lower

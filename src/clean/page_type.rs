@@ -1,33 +1,34 @@
 //! The type of a page from its central area (§4.1).
 
+use crate::clean::Layout;
 use crate::config::PageTypeConfig;
 use crate::tagtree::{BlockType, TagTree};
 
 /// Classifies a page as topic, hub or image from the blocks of its central area: the blocks
-/// outside headers, footers, navigation and sidebars (the margin flag of the tag tree). A
-/// page whose every block is marginal is judged on all its blocks.
+/// outside headers, footers, navigation and sidebars (the margins of the [`Layout`]). A page
+/// whose every block is marginal is judged on all its blocks.
 ///
 /// Hub: terms in hub blocks / terms in all central blocks > `hub_page_ratio` (the paper's
 /// rule). Image: see [`PageTypeConfig::max_terms_per_image`]; only content images count
-/// (see [`crate::tagtree::Image::is_content`]): share buttons and linked thumbnails of other
-/// posts do not make an article an image page.
-pub fn page_type(tree: &TagTree, config: &PageTypeConfig) -> BlockType {
+/// ([`Layout::content_images`]): linked thumbnails of other posts do not make an article an
+/// image page.
+pub fn page_type(tree: &TagTree, layout: &Layout, config: &PageTypeConfig) -> BlockType {
     let has_content = |id: usize| {
         let own = &tree.nodes[id].own;
         own.terms > 0 || own.images > 0
     };
     let mut central: Vec<usize> =
-        (0..tree.nodes.len()).filter(|&id| has_content(id) && !tree.nodes[id].margin).collect();
+        (0..tree.nodes.len()).filter(|&id| has_content(id) && !layout.is_margin(id)).collect();
     if central.is_empty() {
         central = (0..tree.nodes.len()).filter(|&id| has_content(id)).collect();
     }
-    type_of_area(tree, &central, config)
+    type_of_area(tree, layout, &central, config)
 }
 
 /// The type of the area made of the blocks `area` by the rules of §4.1.
-pub fn type_of_area(tree: &TagTree, area: &[usize], config: &PageTypeConfig) -> BlockType {
+pub fn type_of_area(tree: &TagTree, layout: &Layout, area: &[usize], config: &PageTypeConfig) -> BlockType {
     let central = area;
-    let content_images = tree.content_images();
+    let content_images = layout.content_images();
     let (mut terms, mut hub_terms, mut text_terms, mut images) = (0usize, 0usize, 0usize, 0usize);
     for &id in central {
         let node = &tree.nodes[id];
@@ -58,7 +59,8 @@ mod tests {
     fn classify(html: &str) -> BlockType {
         let config = Config::default();
         let weighty = config.block_weight.forces.keys().cloned().collect();
-        page_type(&build_tag_tree(html, &config.tag_tree, &weighty), &config.page_type)
+        let tree = build_tag_tree(html, &config.tag_tree, &weighty);
+        page_type(&tree, &Layout::of(&tree, &config.layout), &config.page_type)
     }
 
     const NAV: &str =

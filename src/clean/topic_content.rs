@@ -1,6 +1,6 @@
 //! The topic content of a page (§4.2): which blocks of the tag tree hold it.
 
-use crate::clean::{BlockWeights, CleanerKind, block_weights, page_type, type_of_area};
+use crate::clean::{BlockWeights, CleanerKind, Layout, TitleHeading, block_weights, page_type, type_of_area};
 use crate::config::{CleaningConfig, Config};
 use crate::tagtree::{BlockType, NodeId, TagTree, hint_words};
 
@@ -15,10 +15,12 @@ pub struct TopicContent {
     pub keep: Vec<bool>,
     /// The topic root (§6): the lowest common ancestor of `nodes`.
     pub root: Option<NodeId>,
+    /// The page's title heading ([`Layout::title_heading`]), whether kept or not.
+    pub(crate) title_heading: Option<TitleHeading>,
 }
 
 impl TopicContent {
-    pub(crate) fn new(tree: &TagTree, page_type: BlockType, mut nodes: Vec<NodeId>) -> TopicContent {
+    pub(crate) fn new(tree: &TagTree, layout: &Layout, page_type: BlockType, mut nodes: Vec<NodeId>) -> TopicContent {
         nodes.sort_unstable();
         nodes.dedup();
         let mut keep = vec![false; tree.nodes.len()];
@@ -26,7 +28,7 @@ impl TopicContent {
             keep[id] = true;
         }
         let root = tree.lowest_common_ancestor(&nodes);
-        TopicContent { page_type, nodes, keep, root }
+        TopicContent { page_type, nodes, keep, root, title_heading: layout.title_heading() }
     }
 
     /// The topic content as text, one line per block.
@@ -46,13 +48,13 @@ impl TopicContent {
     }
 
     /// The headline, when the topic content holds it: the text of the page's title heading
-    /// (the h1–h3 matching `<title>`, see [`TagTree::title_heading`]).
+    /// (the h1–h3 matching `<title>`, see [`Layout::title_heading`]).
     pub fn headline(&self, tree: &TagTree) -> Option<String> {
         self.headline_tag(tree).map(|(_, tag)| crate::tagtree::collapse_whitespace(&tag.text)).filter(|t| !t.is_empty())
     }
 
     fn headline_tag<'t>(&self, tree: &'t TagTree) -> Option<(NodeId, &'t crate::tagtree::WeightyTag)> {
-        tree.headline().filter(|&(node, _)| self.keep[node])
+        self.title_heading.map(|h| (h.node, &tree.nodes[h.node].weighty[h.tag])).filter(|&(node, _)| self.keep[node])
     }
 
     /// The purified page (§4.2's "topic content page").
@@ -99,8 +101,14 @@ pub enum HeadlinePlacement {
 /// such pages are read again: on an article page, teasers are the template's "more
 /// stories" boxes. Deviation from the paper, whose hub rule (§3.1) counts every anchor term
 /// alike.
-pub fn clean_page(tree: &TagTree, weights: &BlockWeights, kind: CleanerKind, config: &Config) -> TopicContent {
-    let content = clean_by_type(tree, weights, kind, config);
+pub fn clean_page(
+    tree: &TagTree,
+    layout: &Layout,
+    weights: &BlockWeights,
+    kind: CleanerKind,
+    config: &Config,
+) -> TopicContent {
+    let content = clean_by_type(tree, layout, weights, kind, config);
     let running = |tree: &TagTree, content: &TopicContent| {
         content.nodes.iter().map(|&id| tree.nodes[id].own.text_terms()).sum::<usize>()
     };
@@ -114,13 +122,13 @@ pub fn clean_page(tree: &TagTree, weights: &BlockWeights, kind: CleanerKind, con
     }
     let reread = tree.with_teasers_as_text(&config.tag_tree);
     let weights = block_weights(&reread, &config.block_weight);
-    let listing = clean_by_type(&reread, &weights, kind, config);
+    let listing = clean_by_type(&reread, layout, &weights, kind, config);
     // The entries extend the page's own content (its headline, its standfirst): a topic page
     // still, in entries that repeat their markup (a template's box of teasers is one block).
     let extends = content.nodes.iter().all(|&id| listing.keep[id]);
     if listing.page_type == BlockType::Topic
         && extends
-        && listing.root.is_some_and(|root| has_teaser_entries(tree, root))
+        && listing.root.is_some_and(|root| has_teaser_entries(tree, root, config.cleaning.listing_min_entries))
         && running(&reread, &listing) > own_text
     {
         listing
@@ -130,15 +138,21 @@ pub fn clean_page(tree: &TagTree, weights: &BlockWeights, kind: CleanerKind, con
 }
 
 /// One cleaning pass over `tree` as it reads: the page type, then the blocks of that type.
-fn clean_by_type(tree: &TagTree, weights: &BlockWeights, kind: CleanerKind, config: &Config) -> TopicContent {
-    let global = page_type(tree, &config.page_type);
+fn clean_by_type(
+    tree: &TagTree,
+    layout: &Layout,
+    weights: &BlockWeights,
+    kind: CleanerKind,
+    config: &Config,
+) -> TopicContent {
+    let global = page_type(tree, layout, &config.page_type);
     if global == BlockType::Empty {
-        return TopicContent::new(tree, global, Vec::new());
+        return TopicContent::new(tree, layout, global, Vec::new());
     }
     // Only the DocView kinds come here: `Cleaner::clean` dispatches the other papers' cleaners
     // to their own modules.
     let search = match kind {
-        CleanerKind::DocView => find_topic_root(tree, weights, &config.cleaning),
+        CleanerKind::DocView => find_topic_root(tree, layout, weights, &config.cleaning),
         _ => None,
     };
     let page_type = match &search {
@@ -147,21 +161,21 @@ fn clean_by_type(tree: &TagTree, weights: &BlockWeights, kind: CleanerKind, conf
             // The root's area without its margins, as the paper's central area (§4.1): a
             // story's own tag list, share bar or comment links do not make it a hub page.
             let roots: Vec<NodeId> =
-                search.roots.iter().flat_map(|&r| tree.descendants(r)).filter(|&id| !tree.nodes[id].margin).collect();
+                search.roots.iter().flat_map(|&r| tree.descendants(r)).filter(|&id| !layout.is_margin(id)).collect();
             let top = tree.nodes[search.root].parent.unwrap_or(search.root);
-            let around: Vec<NodeId> = tree.descendants(top).into_iter().filter(|&id| !tree.nodes[id].margin).collect();
+            let around: Vec<NodeId> = tree.descendants(top).into_iter().filter(|&id| !layout.is_margin(id)).collect();
             // An article illustrated with many photos is no gallery: a paragraph of substance
             // (`climb_min_text` terms of running text; captions are shorter) under the root
             // makes it an article, however many pictures stand between its paragraphs.
             let longest = roots
                 .iter()
-                .filter(|&&id| RootSearch::is_text_block(tree, id))
-                .map(|&id| RootSearch::running_terms(tree, id))
+                .filter(|&&id| RootSearch::is_text_block(tree, layout, id))
+                .map(|&id| RootSearch::running_terms(tree, layout, id))
                 .max()
                 .unwrap_or(0);
             let article = longest as f64 >= config.cleaning.climb_min_text;
-            let gallery = !article && type_of_area(tree, &around, &config.page_type) == BlockType::Image;
-            match type_of_area(tree, &roots, &config.page_type) {
+            let gallery = !article && type_of_area(tree, layout, &around, &config.page_type) == BlockType::Image;
+            match type_of_area(tree, layout, &roots, &config.page_type) {
                 _ if gallery => BlockType::Image,
                 _ if !search.has_paragraphs && global == BlockType::Image => BlockType::Image,
                 _ if !search.has_paragraphs => BlockType::Topic,
@@ -173,11 +187,11 @@ fn clean_by_type(tree: &TagTree, weights: &BlockWeights, kind: CleanerKind, conf
     };
     let nodes = match (page_type, &search) {
         (BlockType::Empty, _) => Vec::new(),
-        (BlockType::Hub, _) => hub_blocks(tree, kind),
-        (BlockType::Image, _) => image_blocks(tree, kind),
+        (BlockType::Hub, _) => hub_blocks(tree, layout, kind),
+        (BlockType::Image, _) => image_blocks(tree, layout, kind, &config.cleaning),
         (BlockType::Topic, Some(search)) => {
-            let found = search.topic_blocks(tree, &config.cleaning);
-            let central = content_region_blocks(tree, search.root, &config.cleaning);
+            let found = search.topic_blocks(tree, layout, &config.cleaning);
+            let central = content_region_blocks(tree, layout, search.root, &config.cleaning);
             let terms = |ids: &[NodeId]| ids.iter().map(|&id| tree.nodes[id].own.terms).sum::<usize>() as f64;
             // A bare headline stays the answer on its own (see above): the text around a
             // stub is its template's. A headline block holding a paragraph in the page's
@@ -186,7 +200,7 @@ fn clean_by_type(tree: &TagTree, weights: &BlockWeights, kind: CleanerKind, conf
             let holds_paragraph = |root: NodeId| {
                 tree.descendants(root)
                     .into_iter()
-                    .any(|id| id != root && RootSearch::is_paragraph(tree, id, &config.cleaning))
+                    .any(|id| id != root && RootSearch::is_paragraph(tree, layout, id, &config.cleaning))
             };
             let bare_headline = search.heading == Some(search.root)
                 && search.roots.len() == 1
@@ -201,13 +215,11 @@ fn clean_by_type(tree: &TagTree, weights: &BlockWeights, kind: CleanerKind, conf
             }
         }
         (BlockType::Topic, None) => match kind {
-            CleanerKind::DocView => {
-                pruned_topic_blocks(tree).into_iter().filter(|&id| !tree.nodes[id].margin).collect()
-            }
+            CleanerKind::DocView => pruned_topic_blocks(tree).into_iter().filter(|&id| !layout.is_margin(id)).collect(),
             _ => pruned_topic_blocks(tree),
         },
     };
-    TopicContent::new(tree, page_type, nodes)
+    TopicContent::new(tree, layout, page_type, nodes)
 }
 
 /// The topic blocks of the content region around the topic root: the paper's pruned topic
@@ -219,7 +231,7 @@ fn clean_by_type(tree: &TagTree, weights: &BlockWeights, kind: CleanerKind, conf
 /// content (a service page, a listing, documentation), and the root search found only one
 /// of them; these blocks are the topic content then. The region stops where navigation and
 /// sidebars join in, so the template stays out.
-fn content_region_blocks(tree: &TagTree, root: NodeId, config: &CleaningConfig) -> Vec<NodeId> {
+fn content_region_blocks(tree: &TagTree, layout: &Layout, root: NodeId, config: &CleaningConfig) -> Vec<NodeId> {
     let mut region = root;
     while let Some(parent) = tree.nodes[region].parent {
         let node = &tree.nodes[parent];
@@ -233,7 +245,7 @@ fn content_region_blocks(tree: &TagTree, root: NodeId, config: &CleaningConfig) 
     let end = tree.descendants(region).into_iter().max().unwrap_or(region);
     let blocks: Vec<(NodeId, NodeId)> = pruned_topic_blocks(tree)
         .into_iter()
-        .filter(|&id| id >= region && id <= end && !tree.nodes[id].margin)
+        .filter(|&id| id >= region && id <= end && !layout.is_margin(id))
         .map(|id| (region, id))
         .collect();
     without_captions(tree, &blocks, config)
@@ -273,22 +285,22 @@ pub struct RootSearch {
 impl RootSearch {
     /// A paragraph of the root search: a text block with at least `min_paragraph_terms`
     /// terms of running text.
-    fn is_paragraph(tree: &TagTree, id: NodeId, config: &CleaningConfig) -> bool {
-        Self::is_text_block(tree, id) && Self::running_terms(tree, id) >= config.min_paragraph_terms
+    fn is_paragraph(tree: &TagTree, layout: &Layout, id: NodeId, config: &CleaningConfig) -> bool {
+        Self::is_text_block(tree, layout, id) && Self::running_terms(tree, layout, id) >= config.min_paragraph_terms
     }
 
-    fn is_text_block(tree: &TagTree, id: NodeId) -> bool {
+    fn is_text_block(tree: &TagTree, layout: &Layout, id: NodeId) -> bool {
         let node = &tree.nodes[id];
-        !node.margin && node.own_type == BlockType::Topic && node.own.terms > 0
+        !layout.is_margin(id) && node.own_type == BlockType::Topic && node.own.terms > 0
     }
 
     /// A block's own running text, in terms: its text outside links, and outside the
     /// headings of the title heading's block. A long headline is not a paragraph: it scores
     /// as the title heading, so that twelve words of h1, weighed as an h1, do not outweigh
     /// the article under it. Other headings stay text (product names, questions of a FAQ).
-    fn running_terms(tree: &TagTree, id: NodeId) -> usize {
+    fn running_terms(tree: &TagTree, layout: &Layout, id: NodeId) -> usize {
         let node = &tree.nodes[id];
-        let headings: usize = match tree.title_heading.is_some_and(|h| h.node == id) {
+        let headings: usize = match layout.title_heading().is_some_and(|h| h.node == id) {
             true => node
                 .weighty
                 .iter()
@@ -301,23 +313,18 @@ impl RootSearch {
     }
 
     /// The central topic blocks under the roots, minus link lists and captions nested in them.
-    fn topic_blocks(&self, tree: &TagTree, config: &CleaningConfig) -> Vec<NodeId> {
+    fn topic_blocks(&self, tree: &TagTree, layout: &Layout, config: &CleaningConfig) -> Vec<NodeId> {
         let blocks: Vec<(NodeId, NodeId)> = self
             .roots
             .iter()
             .flat_map(|&r| tree.descendants(r).into_iter().map(move |id| (r, id)))
             .filter(|&(r, id)| {
-                (Self::is_text_block(tree, id) || Some(id) == self.heading) && !under_hub_or_image(tree, id, r)
+                (Self::is_text_block(tree, layout, id) || Some(id) == self.heading) && !under_hub_or_image(tree, id, r)
             })
             .collect();
         without_captions(tree, &blocks, config).into_iter().chain(self.extra_heading.iter().copied()).collect()
     }
 }
-
-/// How many of the best paragraphs apart from a bare headline are weighed as candidate
-/// bodies (each climbs once; a bound on the work, not a tuned parameter: 1 and 8 differ on a
-/// handful of pages, 8 and 32 not at all on the five gold sets).
-const BODY_CANDIDATES: usize = 8;
 
 /// The topic root search of the default cleaner. Pruning alone keeps all the template's
 /// text blocks, so: every central topic block with at least `min_paragraph_terms` terms is
@@ -331,7 +338,12 @@ const BODY_CANDIDATES: usize = 8;
 /// Deviation from the paper: the title heading. A page with a headline and no running text
 /// (a stub, a short notice) would otherwise take its largest template text (a cookie notice)
 /// as topic content, and every such page of a site would look alike to replica detection.
-pub fn find_topic_root(tree: &TagTree, weights: &BlockWeights, config: &CleaningConfig) -> Option<RootSearch> {
+pub fn find_topic_root(
+    tree: &TagTree,
+    layout: &Layout,
+    weights: &BlockWeights,
+    config: &CleaningConfig,
+) -> Option<RootSearch> {
     let n = tree.nodes.len();
     // Paragraph scores, and the same plus the title heading's.
     let mut paragraph_score = vec![0.0f64; n];
@@ -344,12 +356,12 @@ pub fn find_topic_root(tree: &TagTree, weights: &BlockWeights, config: &Cleaning
             }
         }
     };
-    let heading = tree.title_heading.map(|h| h.node);
+    let heading = layout.title_heading().map(|h| h.node);
     // Each paragraph's value: its running text times its block weight (`None`: no paragraph).
     let paragraph: Vec<Option<f64>> = (0..n)
         .map(|id| {
-            let is_paragraph = RootSearch::is_paragraph(tree, id, config);
-            is_paragraph.then(|| RootSearch::running_terms(tree, id) as f64 * weights.get(id))
+            let is_paragraph = RootSearch::is_paragraph(tree, layout, id, config);
+            is_paragraph.then(|| RootSearch::running_terms(tree, layout, id) as f64 * weights.get(id))
         })
         .collect();
     let mut has_paragraphs = false;
@@ -400,10 +412,10 @@ pub fn find_topic_root(tree: &TagTree, weights: &BlockWeights, config: &Cleaning
         let mut candidates: Vec<NodeId> =
             (0..n).filter(|&id| paragraph_score[id] > 0.0 && !holds_heading[id]).collect();
         candidates.sort_by(|&a, &b| paragraph_score[b].total_cmp(&paragraph_score[a]).then(a.cmp(&b)));
-        candidates.truncate(BODY_CANDIDATES);
+        candidates.truncate(config.body_candidates);
         let text = candidates
             .into_iter()
-            .map(|id| (id, mass[climb(tree, id, &mass, config)]))
+            .map(|id| (id, mass[climb(tree, layout, id, &mass, config)]))
             .max_by(|&(a, whole_a), &(b, whole_b)| whole_a.total_cmp(&whole_b).then(b.cmp(&a)));
         root = text.map_or(root, |(id, _)| id);
     }
@@ -417,7 +429,7 @@ pub fn find_topic_root(tree: &TagTree, weights: &BlockWeights, config: &Cleaning
         // title bar above the article) or that outscores it many times over; template text
         // elsewhere never takes its place.
         // The body is the region its best paragraph climbs to.
-        let region = climb(tree, root, &mass, config);
+        let region = climb(tree, layout, root, &mass, config);
         let body_mass = if config.climb_share > 0.0 { mass[region] } else { 0.0 };
         let mut joint = None;
         let keep_around = if paragraph_score[around] >= config.climb_min_text {
@@ -444,7 +456,7 @@ pub fn find_topic_root(tree: &TagTree, weights: &BlockWeights, config: &Cleaning
             // The gap ends where the body's first paragraph starts, not at its best one.
             let follows = follows(tree, h, region, config.max_heading_gap_terms);
             let in_story = || {
-                tree.ancestors(h).any(|a| is_the_story(tree, a) && tree.contains(a, region))
+                tree.ancestors(h).any(|a| is_the_story(tree, layout, a) && tree.contains(a, region))
                     && !tree.descendants(region).into_iter().any(|d| tree.nodes[d].tag == "form")
             };
             let article_follows =
@@ -470,10 +482,10 @@ pub fn find_topic_root(tree: &TagTree, weights: &BlockWeights, config: &Cleaning
             extra_heading.push(h);
         }
     }
-    root = climb(tree, root, &mass, config);
+    root = climb(tree, layout, root, &mass, config);
     // Siblings join on running text alone: a headline must not pull in the banner beside it.
     let mut roots = vec![root];
-    if let Some(parent) = tree.nodes[root].parent.filter(|_| !is_the_story(tree, root)) {
+    if let Some(parent) = tree.nodes[root].parent.filter(|_| !is_the_story(tree, layout, root)) {
         let own = paragraph_score[root];
         for &sibling in &tree.nodes[parent].children {
             if sibling != root && own > 0.0 && paragraph_score[sibling] >= config.sibling_score_share * own {
@@ -481,10 +493,9 @@ pub fn find_topic_root(tree: &TagTree, weights: &BlockWeights, config: &Cleaning
             }
         }
     }
-    let has_paragraphs = roots
-        .iter()
-        .flat_map(|&r| tree.descendants(r))
-        .any(|id| RootSearch::is_text_block(tree, id) && tree.nodes[id].own.terms >= config.min_paragraph_terms);
+    let has_paragraphs = roots.iter().flat_map(|&r| tree.descendants(r)).any(|id| {
+        RootSearch::is_text_block(tree, layout, id) && tree.nodes[id].own.terms >= config.min_paragraph_terms
+    });
     Some(RootSearch { root, roots, heading, extra_heading, has_paragraphs })
 }
 
@@ -497,7 +508,7 @@ pub fn find_topic_root(tree: &TagTree, weights: &BlockWeights, config: &Cleaning
 /// is mostly running text. A root inside a block marked
 /// `itemprop="articleBody"` climbs to that block and no further. The page body is never a
 /// root this way: it holds everything. A `climb_share` of 0 turns climbing off.
-fn climb(tree: &TagTree, mut root: NodeId, mass: &[f64], config: &CleaningConfig) -> NodeId {
+fn climb(tree: &TagTree, layout: &Layout, mut root: NodeId, mass: &[f64], config: &CleaningConfig) -> NodeId {
     if config.climb_share <= 0.0 {
         return root;
     }
@@ -512,7 +523,7 @@ fn climb(tree: &TagTree, mut root: NodeId, mass: &[f64], config: &CleaningConfig
         if matches!(tree.nodes[parent].tag.as_str(), "body" | "#root") || mass[branch] == 0.0 {
             break;
         }
-        if is_the_story(tree, branch) {
+        if is_the_story(tree, layout, branch) {
             break;
         }
         let outside = mass[parent] - mass[branch];
@@ -555,12 +566,9 @@ fn shape(tree: &TagTree, id: NodeId) -> (&str, String) {
     (node.tag.as_str(), node.hint.chars().filter(|c| !c.is_ascii_digit()).collect())
 }
 
-/// How many entries of one shape make a listing.
-const LISTING_MIN_ENTRIES: usize = 3;
-
-/// Whether `root` holds a listing of teasers: at least [`LISTING_MIN_ENTRIES`] sibling
-/// containers of one shape, each with teaser text.
-fn has_teaser_entries(tree: &TagTree, root: NodeId) -> bool {
+/// Whether `root` holds a listing of teasers: at least `min_entries` sibling containers of
+/// one shape (`cleaning.listing_min_entries`), each with teaser text.
+fn has_teaser_entries(tree: &TagTree, root: NodeId, min_entries: usize) -> bool {
     tree.descendants(root).into_iter().any(|parent| {
         let mut entries: Vec<(&str, String)> = tree.nodes[parent]
             .children
@@ -569,15 +577,15 @@ fn has_teaser_entries(tree: &TagTree, root: NodeId) -> bool {
             .map(|&c| shape(tree, c))
             .collect();
         entries.sort_unstable();
-        entries.chunk_by(|a, b| a == b).any(|group| group.len() >= LISTING_MIN_ENTRIES)
+        entries.chunk_by(|a, b| a == b).any(|group| group.len() >= min_entries)
     })
 }
 
 /// Whether `id` is an <article> holding the page's headline: the page's story (HTML5: a
 /// self-contained composition), so that the text beside it is other stories: the root
 /// neither climbs past it nor takes its sibling articles in.
-fn is_the_story(tree: &TagTree, id: NodeId) -> bool {
-    tree.nodes[id].tag == "article" && tree.title_heading.is_some_and(|h| tree.contains(id, h.node))
+fn is_the_story(tree: &TagTree, layout: &Layout, id: NodeId) -> bool {
+    tree.nodes[id].tag == "article" && layout.title_heading().is_some_and(|h| tree.contains(id, h.node))
 }
 
 /// The `<main>` element holding `id`, if any: the page's main content (HTML5).
@@ -636,7 +644,7 @@ fn in_caption(tree: &TagTree, id: NodeId, top: NodeId, config: &CleaningConfig) 
     std::iter::once(id).chain(tree.ancestors(id)).take_while(|&a| a != top).any(|a| {
         let node = &tree.nodes[a];
         let caption = matches!(node.tag.as_str(), "figure" | "figcaption")
-            || hint_words(&node.hint).any(|word| matches!(word, "caption" | "credit" | "credits"));
+            || hint_words(&node.hint).any(|word| config.caption_words.iter().any(|w| w == word));
         caption && (node.subtree.terms as f64) < config.climb_min_text
     })
 }
@@ -651,8 +659,8 @@ fn under_hub_or_image(tree: &TagTree, id: NodeId, root: NodeId) -> bool {
 }
 
 /// §4.2 hub page cleaning: the hub blocks of the central area carry the main links.
-fn hub_blocks(tree: &TagTree, kind: CleanerKind) -> Vec<NodeId> {
-    let central = |id: NodeId| kind == CleanerKind::DocViewPaper || !tree.nodes[id].margin;
+fn hub_blocks(tree: &TagTree, layout: &Layout, kind: CleanerKind) -> Vec<NodeId> {
+    let central = |id: NodeId| kind == CleanerKind::DocViewPaper || !layout.is_margin(id);
     let hubs: Vec<NodeId> =
         (0..tree.nodes.len()).filter(|&id| tree.nodes[id].own_type == BlockType::Hub && central(id)).collect();
     if hubs.is_empty() {
@@ -665,17 +673,21 @@ fn hub_blocks(tree: &TagTree, kind: CleanerKind) -> Vec<NodeId> {
 /// §4.2 image page cleaning: the images and the text around them, i.e. the central blocks
 /// holding images, their descendants, and the text blocks beside them (captions).
 ///
-/// The default cleaner counts content images only ([`Image::is_content`]: no icons, no
-/// linked thumbnails) and keeps the margins out of the descendants and captions too: a
-/// tracking pixel or a logo in `<body>` would otherwise make the whole page body one
-/// picture's block, its navigation included.
-///
-/// [`Image::is_content`]: crate::tagtree::Image::is_content
-fn image_blocks(tree: &TagTree, kind: CleanerKind) -> Vec<NodeId> {
+/// The default cleaner counts content images only ([`Layout::content_images`]: no linked
+/// thumbnails) and keeps the margins out of the descendants and captions too: a tracking
+/// pixel or a logo in `<body>` would otherwise make the whole page body one picture's block,
+/// its navigation included. A caption is a topic block beside the picture of at most
+/// `image_caption_max_terms` terms.
+fn image_blocks(tree: &TagTree, layout: &Layout, kind: CleanerKind, config: &CleaningConfig) -> Vec<NodeId> {
     let paper = kind == CleanerKind::DocViewPaper;
-    let central = |id: NodeId| paper || !tree.nodes[id].margin;
-    let pictures: Vec<usize> =
-        if paper { tree.nodes.iter().map(|node| node.own.images).collect() } else { tree.content_images() };
+    let central = |id: NodeId| paper || !layout.is_margin(id);
+    let all_images: Vec<usize>;
+    let pictures: &[usize] = if paper {
+        all_images = tree.nodes.iter().map(|node| node.own.images).collect();
+        &all_images
+    } else {
+        layout.content_images()
+    };
     let mut out = Vec::new();
     for (id, &count) in pictures.iter().enumerate() {
         let node = &tree.nodes[id];
@@ -688,7 +700,9 @@ fn image_blocks(tree: &TagTree, kind: CleanerKind) -> Vec<NodeId> {
         );
         if let Some(parent) = node.parent {
             out.extend(tree.nodes[parent].children.iter().copied().filter(|&s| {
-                tree.nodes[s].own_type == BlockType::Topic && tree.nodes[s].subtree.terms <= 60 && central(s)
+                tree.nodes[s].own_type == BlockType::Topic
+                    && tree.nodes[s].subtree.terms <= config.image_caption_max_terms
+                    && central(s)
             }));
         }
     }
@@ -706,7 +720,8 @@ mod tests {
         let weighty = config.block_weight.forces.keys().cloned().collect();
         let tree = build_tag_tree(html, &config.tag_tree, &weighty);
         let weights = block_weights(&tree, &config.block_weight);
-        let content = clean_page(&tree, &weights, kind, &config);
+        let layout = Layout::of(&tree, &config.layout);
+        let content = clean_page(&tree, &layout, &weights, kind, &config);
         (tree, content)
     }
 
@@ -821,7 +836,9 @@ mod tests {
         );
         let (tree, _) = clean(&page, CleanerKind::DocView);
         let config = Config::default();
-        let search = find_topic_root(&tree, &block_weights(&tree, &config.block_weight), &config.cleaning).unwrap();
+        let layout = Layout::of(&tree, &config.layout);
+        let weights = block_weights(&tree, &config.block_weight);
+        let search = find_topic_root(&tree, &layout, &weights, &config.cleaning).unwrap();
         assert_eq!(tree.nodes[search.root].hint, "content");
     }
 
@@ -1348,7 +1365,8 @@ mod tests {
         config.cleaning.min_root_coverage = 0.0;
         config.cleaning.climb_share = 0.0;
         let weights = block_weights(&tree, &config.block_weight);
-        let root_only = clean_page(&tree, &weights, CleanerKind::DocView, &config).text(&tree);
+        let layout = Layout::of(&tree, &config.layout);
+        let root_only = clean_page(&tree, &layout, &weights, CleanerKind::DocView, &config).text(&tree);
         assert!(root_only.contains("Garden design") && !root_only.contains("Tree surgery"), "{root_only}");
     }
 

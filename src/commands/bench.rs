@@ -35,8 +35,9 @@ pub struct BenchArgs {
     /// Also build the input repeated N times under other URLs, for peak RSS against size.
     #[arg(long, value_name = "N")]
     pub scale: Option<usize>,
-    /// Where report.md, report.json and throughput.svg go.
-    #[arg(long, value_name = "DIR", default_value = "eval/reports/performance")]
+    /// Where report.md, report.json and throughput.svg go (beside the default build folder,
+    /// so a bench run leaves nothing else in the current folder).
+    #[arg(long, value_name = "DIR", default_value = "indexer-data/bench")]
     pub report: PathBuf,
     /// A TOML file overriding any parameter (see `indexer config`).
     #[arg(long, value_name = "FILE")]

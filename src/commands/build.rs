@@ -54,7 +54,8 @@ pub struct BuildArgs {
     /// A TOML file overriding any parameter (see `indexer config`).
     #[arg(long, value_name = "FILE")]
     pub config: Option<PathBuf>,
-    /// The page cleaner.
+    /// The page cleaner [default: docview, or `cleaning.cleaner` of --config]. See README,
+    /// "Cleaning quality".
     #[arg(long, value_parser = cleaner_parser())]
     pub cleaner: Option<CleanerKind>,
     /// A classifier model file (`indexer classify train`) for the content classification
@@ -62,7 +63,8 @@ pub struct BuildArgs {
     /// leaves records unclassified.
     #[arg(long, value_name = "MODEL")]
     pub classifier: Option<String>,
-    /// The near-replica detector (`off`: exact copies only). See README.
+    /// The near-replica detector [default: minhash, or `replicas.detector` of --config];
+    /// `off`: exact copies only. See README, "Replica detection".
     #[arg(long, value_parser = detector_parser())]
     pub replicas: Option<DetectorKind>,
     /// Worker threads (default: all cores).
@@ -117,8 +119,10 @@ pub fn run(args: BuildArgs) -> Result<ExitCode> {
     let bar = (!args.quiet && std::io::stderr().is_terminal()).then(|| {
         let bar = ProgressBar::new(0);
         bar.set_style(
-            ProgressStyle::with_template("{spinner} {elapsed_precise} [{wide_bar}] {bytes}/{total_bytes} {msg}")
-                .unwrap_or_else(|_| ProgressStyle::default_bar()),
+            ProgressStyle::with_template(
+                "{spinner} {elapsed_precise} [{wide_bar}] {bytes}/{total_bytes} ({bytes_per_sec}, {eta} left) {msg}",
+            )
+            .unwrap_or_else(|_| ProgressStyle::default_bar()),
         );
         bar
     });

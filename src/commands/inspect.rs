@@ -11,7 +11,7 @@ pub struct InspectArgs {
     pub url: Option<String>,
     #[arg(long, value_parser = cleaner_parser())]
     pub cleaner: Option<CleanerKind>,
-    /// Print the tag tree outline too.
+    /// Print the tag tree outline too (with the cleaner's margins).
     #[arg(long)]
     pub tree: bool,
 }
@@ -26,13 +26,13 @@ pub fn run(args: InspectArgs) -> Result<ExitCode> {
         config.cleaning.cleaner = cleaner;
     }
     let bytes = std::fs::read(&args.file).with_context(|| format!("cannot read {}", args.file.display()))?;
-    let url = args.url.unwrap_or_else(|| format!("file://{}", args.file.display()));
+    let url = args.url.unwrap_or_else(|| indexer::input::file_url(&args.file));
     let stop_words = StopWords::generic();
     let ctx = PageContext::new(&config, &stop_words)?;
     let raw = RawPage { url, origin: args.file.display().to_string(), bytes, http_charset: None, http_language: None };
     if args.tree {
         let (tree, _) = ctx.tag_tree(&raw);
-        outln!("{}", tree.outline());
+        outln!("{}", indexer::clean::Layout::of(&tree, &config.layout).outline(&tree));
     }
     match process_page(raw, &ctx) {
         Ok(page) => outln!("{}", serde_json::to_string_pretty(&page.record)?),

@@ -129,7 +129,12 @@ impl BuildObserver for CliObserver {
         if let Some(bar) = &self.bar {
             bar.set_length(total_bytes.max(bytes_read));
             bar.set_position(bytes_read);
-            bar.set_message(format!("{pages} pages"));
+            let seconds = bar.elapsed().as_secs_f64();
+            if seconds >= 1.0 {
+                bar.set_message(format!("{pages} pages, {:.0} pages/s", pages as f64 / seconds));
+            } else {
+                bar.set_message(format!("{pages} pages"));
+            }
         }
     }
 

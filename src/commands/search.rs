@@ -29,8 +29,8 @@ pub struct SearchArgs {
     /// best of the three in the held-out evaluation, README "Search settings").
     #[arg(long, default_value = "tiered", value_parser = clap::builder::PossibleValuesParser::new(IndexChoice::NAMES))]
     pub index: String,
-    /// Number of results.
-    #[arg(short = 'n', long, default_value_t = 10)]
+    /// Number of results (at least 1).
+    #[arg(short = 'n', long, default_value_t = 10, value_parser = parse_limit)]
     pub limit: usize,
     /// Only pages of this content category (a code of the build's classifier, e.g. 05).
     #[arg(long, value_name = "CODE")]
@@ -67,6 +67,47 @@ pub fn index_choice(name: &str) -> IndexChoice {
     IndexChoice::from_name(name).unwrap_or(IndexChoice::Tiered)
 }
 
+/// `-n N`: a number of results, at least one.
+fn parse_limit(text: &str) -> Result<usize, String> {
+    match text.parse::<usize>() {
+        Ok(0) => Err("the number of results must be at least 1".to_string()),
+        Ok(n) => Ok(n),
+        Err(_) => Err(format!("{text:?} is not a number of results")),
+    }
+}
+
+/// `--category CODE` must be a code of the scheme the build's classifier assigns (its
+/// `config.toml` names the classifier), so that a typo is an error, not "no results".
+fn check_category(dir: &Path, code: &str) -> Result<()> {
+    use indexer::config::ClassifierChoice;
+
+    let build = indexer::index::current_build(dir)?;
+    let Ok(config) = Config::from_toml_file(&build.join("config.toml")) else {
+        // A build from an older indexer: nothing to check against.
+        return Ok(());
+    };
+    let scheme = match &config.classify.model {
+        ClassifierChoice::Off => {
+            bail!("--category {code}: the build in {} has no categories (built with --classifier off)", dir.display())
+        }
+        ClassifierChoice::BuiltIn => indexer::classify::default_model()?.scheme().clone(),
+        ClassifierChoice::File(path) => match indexer::classify::Model::from_file(path) {
+            Ok(model) => model.scheme().clone(),
+            // The model file has moved since the build: its codes are in the records anyway.
+            Err(_) => return Ok(()),
+        },
+    };
+    if scheme.index_of(code).is_none() {
+        let codes: Vec<String> = scheme.categories.iter().map(|c| format!("{} {}", c.code, c.name)).collect();
+        bail!(
+            "--category {code}: not a category of the build in {}; its categories are: {}",
+            dir.display(),
+            codes.join(", ")
+        );
+    }
+    Ok(())
+}
+
 pub fn run(args: SearchArgs) -> Result<ExitCode> {
     let request = SearchRequest {
         choice: index_choice(&args.index),
@@ -75,11 +116,26 @@ pub fn run(args: SearchArgs) -> Result<ExitCode> {
         feedback: args.tuning.feedback,
     };
     let settings = args.tuning.settings()?;
+    if let Some(code) = &args.category {
+        for dir in &args.dir {
+            check_category(dir, code)?;
+        }
+    }
+    let nothing_to_search = || {
+        anyhow::anyhow!(
+            "nothing to search for: {:?} has no word the indexes hold (it is empty, or only stop words \
+             and punctuation); search with content words",
+            args.query
+        )
+    };
     let hits = match args.dir.as_slice() {
         [dir] => {
             let mut collection = Collection::open(dir)?;
             if let Some(settings) = settings {
                 collection.set_settings(settings)?;
+            }
+            if collection.query_terms(&args.query)?.is_empty() {
+                return Err(nothing_to_search());
             }
             collection.search_request(&args.query, &request)?
         }
@@ -87,6 +143,9 @@ pub fn run(args: SearchArgs) -> Result<ExitCode> {
             let mut shards = Shards::open(dirs)?;
             if let Some(settings) = settings {
                 shards.set_settings(settings)?;
+            }
+            if shards.query_terms(&args.query)?.is_empty() {
+                return Err(nothing_to_search());
             }
             shards.search_request(&args.query, &request)?
         }
@@ -101,9 +160,12 @@ pub fn run(args: SearchArgs) -> Result<ExitCode> {
                 Some(code) => write!(out, "{:>3}. {:<8.3} {}  [{code}]", hit.rank, hit.score, hit.url)?,
                 None => write!(out, "{:>3}. {:<8.3} {}", hit.rank, hit.score, hit.url)?,
             }
+            // Which index's record is shown: a tiered hit shows the abstract index's when
+            // that index found the page.
+            let from = if request.choice == IndexChoice::Tiered { format!("  <{}>", hit.index) } else { String::new() };
             match &hit.shard {
-                Some(shard) => writeln!(out, "  ({shard})")?,
-                None => writeln!(out)?,
+                Some(shard) => writeln!(out, "{from}  ({shard})")?,
+                None => writeln!(out, "{from}")?,
             }
             if !hit.title.is_empty() {
                 writeln!(out, "     {}", hit.title)?;

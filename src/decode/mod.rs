@@ -140,10 +140,10 @@ fn prescan_meta(head: &[u8]) -> Option<&'static Encoding> {
     while let Some(pos) = find(&lower[from..], b"<meta") {
         let start = from + pos + 5;
         let end = lower[start..].iter().position(|&b| b == b'>').map_or(lower.len(), |e| start + e);
-        if let Some(label) = charset_in_tag(&lower[start..end]) {
-            if let Some(encoding) = Encoding::for_label(label) {
-                return Some(encoding);
-            }
+        if let Some(label) = charset_in_tag(&lower[start..end])
+            && let Some(encoding) = Encoding::for_label(label)
+        {
+            return Some(encoding);
         }
         from = end;
     }

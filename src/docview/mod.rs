@@ -223,7 +223,7 @@ pub(crate) fn keyword_weight(text: &str, keywords: &std::collections::HashMap<&s
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::clean::{CleanerKind, block_weights, clean_page};
+    use crate::clean::{CleanerKind, Layout, block_weights, clean_page};
     use crate::config::Config;
     use crate::tagtree::build_tag_tree;
 
@@ -232,7 +232,8 @@ mod tests {
         let weighty = config.block_weight.forces.keys().cloned().collect();
         let tree = build_tag_tree(html, &config.tag_tree, &weighty);
         let weights = block_weights(&tree, &config.block_weight);
-        let content = clean_page(&tree, &weights, CleanerKind::DocView, &config);
+        let layout = Layout::of(&tree, &config.layout);
+        let content = clean_page(&tree, &layout, &weights, CleanerKind::DocView, &config);
         let stop_words = StopWords::generic();
         let input = IntegrationInput {
             url,

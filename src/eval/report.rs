@@ -384,7 +384,8 @@ fn effectiveness_chart(report: &CollectionReport, path: &Path) -> Result<(), Str
             .margin(12)
             .x_label_area_size(30)
             .y_label_area_size(45)
-            .build_cartesian_2d((0..names.len().saturating_sub(1)).into_segmented(), 0.0..(top * 1.15))
+            // Headroom above the tallest bar for the legend, so that it never covers a bar.
+            .build_cartesian_2d((0..names.len().saturating_sub(1)).into_segmented(), 0.0..(top * 1.6))
             .map_err(|e| e.to_string())?;
         chart
             .configure_mesh()
@@ -395,17 +396,19 @@ fn effectiveness_chart(report: &CollectionReport, path: &Path) -> Result<(), Str
             })
             .draw()
             .map_err(|e| e.to_string())?;
-        chart
-            .draw_series(
-                Histogram::vertical(&chart)
-                    .style_func(|x, _| match x {
-                        SegmentValue::Exact(i) | SegmentValue::CenterOf(i) => COLORS[*i % COLORS.len()].filled(),
-                        SegmentValue::Last => BLACK.filled(),
-                    })
-                    .margin(18)
-                    .data(report.effectiveness.iter().enumerate().map(|(i, e)| (i, value(&e.summary)))),
-            )
-            .map_err(|e| e.to_string())?;
+        // One rectangle a bar, in the searches' order: plotters' `Histogram` sums its data in
+        // a `HashMap` and draws the bars in that map's (random) order, so the SVG's bytes
+        // changed from run to run.
+        let bars = report.effectiveness.iter().enumerate().map(|(i, e)| {
+            let next = if i + 1 < names.len() { SegmentValue::Exact(i + 1) } else { SegmentValue::Last };
+            let mut bar = Rectangle::new(
+                [(SegmentValue::Exact(i), value(&e.summary)), (next, 0.0)],
+                COLORS[i % COLORS.len()].filled(),
+            );
+            bar.set_margin(0, 0, 18, 18);
+            bar
+        });
+        chart.draw_series(bars).map_err(|e| e.to_string())?;
         let references = report.reference.iter().flat_map(|r| {
             [(r.clean_p10, "clean documents"), (r.full_page_p10, "full page text")]
                 .into_iter()
@@ -423,7 +426,7 @@ fn effectiveness_chart(report: &CollectionReport, path: &Path) -> Result<(), Str
             }
             chart
                 .configure_series_labels()
-                .position(SeriesLabelPosition::LowerRight)
+                .position(SeriesLabelPosition::UpperRight)
                 .background_style(WHITE.mix(0.9))
                 .border_style(BLACK)
                 .label_font(("sans-serif", 11))

@@ -27,7 +27,7 @@ use std::sync::Arc;
 use rayon::prelude::*;
 use serde::Serialize;
 
-use crate::clean::{BlockWeights, CleanerKind, HeadlinePlacement, block_weights, clean_page, site_of};
+use crate::clean::{BlockWeights, CleanerKind, HeadlinePlacement, Layout, block_weights, clean_page, site_of};
 use crate::config::{CleaningConfig, Config};
 use crate::eval::clean::{CleanEvalError, GoldSet, PageScore, aggregate, score_tokens};
 use crate::eval::clean_report::{CrossValidatedF1, GoldSetConfig};
@@ -118,11 +118,13 @@ pub struct TuneOptions {
     pub max_pages: Option<usize>,
 }
 
-/// A parsed training page: its tree, block weights and gold tokens.
+/// A parsed training page: its tree, layout, block weights and gold tokens.
 struct TrainingPage {
     set: usize,
     fold: usize,
     tree: TagTree,
+    /// Read once: `[layout]` is not among the settings tuned here.
+    layout: Layout,
     weights: BlockWeights,
     gold: HashMap<String, u32>,
 }
@@ -160,7 +162,7 @@ impl Tuner {
             .pages
             .par_iter()
             .map(|page| {
-                let text = clean_page(&page.tree, &page.weights, CleanerKind::DocView, &config)
+                let text = clean_page(&page.tree, &page.layout, &page.weights, CleanerKind::DocView, &config)
                     .text_with(&page.tree, HeadlinePlacement::default());
                 PageScore::new(&score_tokens(&text), &page.gold)
             })
@@ -292,10 +294,12 @@ fn load(sets: &[GoldSetConfig], config: &Config, options: TuneOptions) -> Result
             .map(|page| {
                 let (tree, _) = ctx.tag_tree(&page.raw_page());
                 let weights = block_weights(&tree, &config.block_weight);
+                let layout = Layout::of(&tree, &config.layout);
                 TrainingPage {
                     set: index,
                     fold: fold_of(&site_of(&page.url), options.folds),
                     tree,
+                    layout,
                     weights,
                     gold: score_tokens(&page.gold),
                 }

@@ -203,11 +203,11 @@ fn export_with_bodies(
         source.visit_with(&config.input.read_options(), &ByteCounter::default(), &mut |event| {
             if let InputEvent::Page(page) = event {
                 batch.push(page);
-                if batch.len() >= BATCH {
-                    if let Err(e) = flush(&mut batch, &mut summary) {
-                        failure = Some(e);
-                        return false;
-                    }
+                if batch.len() >= BATCH
+                    && let Err(e) = flush(&mut batch, &mut summary)
+                {
+                    failure = Some(e);
+                    return false;
                 }
             }
             true

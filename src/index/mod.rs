@@ -11,7 +11,7 @@ mod writer;
 pub use analyzer::{
     DocViewTokenizer, TOKENIZER_NAME, analyze_tokens, analyzer_for, register_tokenizers, snowball_language,
 };
-pub use publish::{BuildOutput, CURRENT_LINK, current_build, publish_build, start_append, start_build};
+pub use publish::{BuildOutput, CURRENT_LINK, abandon_build, current_build, publish_build, start_append, start_build};
 pub use schema::{FieldSource, IndexKind, IndexSchema, SchemaError};
 pub use token_totals::{TOKEN_TOTALS_FILE, TokenTotals, count_token_totals, read_token_totals, write_token_totals};
 pub use writer::{IndexSet, PageDocument};

@@ -25,16 +25,41 @@ pub struct BuildOutput {
     /// Where this build writes until it is published.
     pub staging: PathBuf,
     id: String,
+    /// Which of the build folder and its `builds` folder this build created (removed again
+    /// by [`abandon_build`] when they stay empty).
+    created: [bool; 2],
 }
 
 fn io_error(path: &Path) -> impl FnOnce(std::io::Error) -> IndexError + '_ {
     move |source| IndexError::Io { path: path.display().to_string(), source }
 }
 
+impl BuildOutput {
+    /// The folder this build becomes when it is published (`DIR/builds/<id>`).
+    pub fn published_path(&self) -> PathBuf {
+        self.dir.join(BUILDS).join(&self.id)
+    }
+}
+
+/// Gives up a build that failed: its staging folder goes, and so do the `builds` folder and
+/// the build folder if this build created them and they are empty again (a first build
+/// of an empty input leaves nothing behind). A published build is never touched.
+pub fn abandon_build(build: BuildOutput) {
+    let _ = std::fs::remove_dir_all(&build.staging);
+    // `remove_dir` removes only empty folders.
+    if build.created[1] {
+        let _ = std::fs::remove_dir(build.dir.join(BUILDS));
+    }
+    if build.created[0] {
+        let _ = std::fs::remove_dir(&build.dir);
+    }
+}
+
 /// Starts a build in `dir`: creates the staging folder, and removes staging folders that
 /// earlier interrupted builds left behind.
 pub fn start_build(dir: &Path) -> Result<BuildOutput, IndexError> {
     let builds = dir.join(BUILDS);
+    let created = [!dir.exists(), !builds.exists()];
     std::fs::create_dir_all(&builds).map_err(io_error(&builds))?;
     if let Ok(entries) = std::fs::read_dir(&builds) {
         for entry in entries.flatten() {
@@ -47,7 +72,7 @@ pub fn start_build(dir: &Path) -> Result<BuildOutput, IndexError> {
     let id = format!("{}-{:09}-{}", now.as_secs(), now.subsec_nanos(), std::process::id());
     let staging = builds.join(format!("{TMP_PREFIX}{id}"));
     std::fs::create_dir_all(&staging).map_err(io_error(&staging))?;
-    Ok(BuildOutput { dir: dir.to_path_buf(), staging, id })
+    Ok(BuildOutput { dir: dir.to_path_buf(), staging, id, created })
 }
 
 /// Starts a build that adds pages to the published build of `dir`: a new staging folder
@@ -105,7 +130,7 @@ fn copy_index(from: &Path, to: &Path) -> Result<(), IndexError> {
 /// Returns the published folder.
 pub fn publish_build(build: BuildOutput) -> Result<PathBuf, IndexError> {
     let builds = build.dir.join(BUILDS);
-    let final_path = builds.join(&build.id);
+    let final_path = build.published_path();
     std::fs::rename(&build.staging, &final_path).map_err(io_error(&final_path))?;
     switch_current(&build.dir, &build.id)?;
     if let Ok(entries) = std::fs::read_dir(&builds) {

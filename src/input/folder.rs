@@ -51,7 +51,9 @@ fn read_manifest(dir: &Path) -> Result<HashMap<String, String>, InputError> {
     Ok(map)
 }
 
-fn file_url(path: &Path) -> String {
+/// The `file://` URL of a local file: absolute, percent-encoded (a relative path would make
+/// `file://../x.html`, whose host is `..`).
+pub fn file_url(path: &Path) -> String {
     let absolute = std::fs::canonicalize(path).unwrap_or_else(|_| path.to_path_buf());
     url::Url::from_file_path(&absolute)
         .map(|u| u.to_string())

@@ -21,6 +21,7 @@ use std::sync::atomic::{AtomicU64, Ordering};
 use serde::{Deserialize, Serialize};
 
 pub use crawl::{PageFormat, ReadOptions};
+pub use folder::file_url;
 pub use list::read_input_list;
 
 /// A page as read, before decoding.

@@ -2,9 +2,10 @@
 //!
 //! The same reading, decoding, tag tree and cleaner as a build (with the cleaner's learning
 //! pass when it has one), so what `extract` writes is what a build indexes as topic content.
-//! Pages from a folder are written as `<stem>.txt` after their file (`a/b/page.html.gz` →
-//! `page.txt`, with `-2`, `-3` … when two files share a stem); pages from WARC and JSON Lines
-//! files are numbered in input order (`000001.txt`). `manifest.tsv` maps every file to its URL
+//! Pages from a folder are written as `<stem>.txt` after their file, without its page
+//! extensions (`a/b/page.html.gz` → `page.txt`, `bbc.co.uk_1.html` → `bbc.co.uk_1.txt`, with
+//! `-2`, `-3` … when two files share a stem); pages from WARC and JSON Lines files are
+//! numbered in input order (`000001.txt`). `manifest.tsv` maps every file to its URL
 //! and page type either way. A page that cannot be read is reported and skipped; a page with
 //! no topic content gets an empty file, so that file counts match the input.
 
@@ -176,14 +177,26 @@ impl FileNames {
             return format!("{:06}.txt", self.numbered);
         }
         let file = Path::new(origin).file_name().map(|n| n.to_string_lossy().into_owned()).unwrap_or_default();
-        let stem = match file.split('.').next() {
-            Some(stem) if !stem.is_empty() => stem.to_string(),
-            _ => "page".to_string(),
+        let stem = match page_stem(&file) {
+            "" => "page".to_string(),
+            stem => stem.to_string(),
         };
         let seen = self.used.entry(stem.clone()).or_insert(0);
         *seen += 1;
         if *seen == 1 { format!("{stem}.txt") } else { format!("{stem}-{seen}.txt") }
     }
+}
+
+/// A page file's name without its page extensions (`.gz`, then `.html`, `.htm` or `.xhtml`,
+/// any case): `bbc.co.uk_news_01.html` → `bbc.co.uk_news_01`, `0039.html.gz` → `0039`. Dots
+/// inside the name are part of it.
+fn page_stem(file: &str) -> &str {
+    let strip = |name: &'static str, file: &str| -> Option<usize> {
+        let cut = file.len().checked_sub(name.len())?;
+        (file.is_char_boundary(cut) && file[cut..].eq_ignore_ascii_case(name)).then_some(cut)
+    };
+    let file = strip(".gz", file).map_or(file, |cut| &file[..cut]);
+    [".html", ".htm", ".xhtml"].iter().find_map(|ext| strip(ext, file)).map_or(file, |cut| &file[..cut])
 }
 
 #[cfg(test)]
@@ -197,5 +210,15 @@ mod tests {
         assert_eq!(names.next("/crawl/b/story.html.gz", false), "story-2.txt");
         assert_eq!(names.next("pages.warc.gz#record-7 (https://x.example/)", true), "000001.txt");
         assert_eq!(names.next("pages.warc.gz#record-9", true), "000002.txt");
+    }
+
+    #[test]
+    fn dots_in_a_file_name_are_part_of_its_stem() {
+        let mut names = FileNames::default();
+        assert_eq!(names.next("/crawl/bbc.co.uk_news_01.html", false), "bbc.co.uk_news_01.txt");
+        assert_eq!(names.next("/crawl/bbc.co.uk_news_02.HTM", false), "bbc.co.uk_news_02.txt");
+        assert_eq!(names.next("/crawl/0039.html.gz", false), "0039.txt");
+        assert_eq!(names.next("/crawl/notes.v2.gz", false), "notes.v2.txt");
+        assert_eq!(names.next("/crawl/.html", false), "page.txt");
     }
 }

@@ -34,7 +34,8 @@ use crate::clean::site_template::{SiteTemplates, SiteTemplatesError};
 use crate::clean::{Cleaner, CleanerError, CleanerKind, site_of};
 use crate::config::Config;
 use crate::index::{
-    BuildOutput, IndexError, IndexSet, PageDocument, current_build, publish_build, start_append, start_build,
+    BuildOutput, IndexError, IndexSet, PageDocument, abandon_build, current_build, publish_build, start_append,
+    start_build,
 };
 use crate::input::{ByteCounter, InputError, InputEvent, RawPage, SkipReason, Skipped, Source};
 use crate::replicas::{
@@ -52,6 +53,8 @@ pub use summary::{AppendCounts, BuildSummary, dir_size, peak_rss_bytes};
 
 /// The learned stop words of a build, one a line.
 const STOP_WORDS_FILE: &str = "stopwords-learned.txt";
+/// The effective configuration of a build.
+const CONFIG_FILE: &str = "config.toml";
 /// The site templates the default cleaner used (`clean::site_template`).
 pub const SITE_TEMPLATES_FILE: &str = "site-templates.tsv";
 const SUMMARY_FILE: &str = "summary.json";
@@ -75,8 +78,14 @@ pub enum BuildError {
     Write { path: String, source: std::io::Error },
     #[error("cannot append to {path}: {reason}; rebuild without --append")]
     NotAppendable { path: String, reason: String },
-    #[error("no page could be indexed ({read} read, all skipped); the previous build, if any, is kept")]
+    #[error(
+        "no page could be indexed ({read} read, all skipped; see the messages above); the previous build, if any, is kept"
+    )]
     NothingIndexed { read: usize },
+    #[error(
+        "the inputs hold no pages (a folder is searched for .html, .htm and .gz files; crawl files are .warc, .arc or .jsonl, optionally .gz); nothing was built"
+    )]
+    NoPages,
     #[error(transparent)]
     ShardDetector(#[from] UnsupportedDetector),
     #[error("a shard build (--shard) is a new build of its inputs: it cannot --append")]
@@ -173,6 +182,7 @@ pub fn build_with_options(
     };
     if let Some(published) = &earlier {
         check_appendable(published, config)?;
+        check_same_cleaning(published, config)?;
     }
     // An append keeps the stop-word list of the build it adds to: the abstracts and keywords
     // of old and new pages are then made alike, and the index terms agree.
@@ -222,7 +232,7 @@ pub fn build_with_options(
     let mut summary = match result {
         Ok(summary) => summary,
         Err(e) => {
-            let _ = std::fs::remove_dir_all(&output.staging);
+            abandon_build(output);
             return Err(e);
         }
     };
@@ -240,10 +250,37 @@ pub fn build_with_options(
     summary.elapsed_seconds = started.elapsed().as_secs_f64();
     summary.peak_rss_bytes = peak_rss_bytes();
     summary.threads = rayon::current_num_threads();
+    // The folder the build is published as, so that summary.json names it too.
+    summary.output = output.published_path().display().to_string();
     let summary_json = serde_json::to_string_pretty(&summary).unwrap_or_default();
     std::fs::write(staging.join(SUMMARY_FILE), summary_json + "\n").map_err(write_error(SUMMARY_FILE))?;
-    summary.output = publish_build(output)?.display().to_string();
+    publish_build(output)?;
     Ok(summary)
+}
+
+/// An append adds pages cleaned by the configuration's cleaner to pages cleaned by the
+/// published build's: both must be the same, or the build's `config.toml` would misstate
+/// half of its records.
+fn check_same_cleaning(published: &Path, config: &Config) -> Result<(), BuildError> {
+    let path = published.join(CONFIG_FILE);
+    let Ok(earlier) = Config::from_toml_file(&path) else {
+        // A build always writes its config; one that cannot be read was made by an older
+        // indexer, whose other files `check_appendable` has already vouched for.
+        return Ok(());
+    };
+    let reason = if earlier.cleaning.cleaner != config.cleaning.cleaner {
+        format!(
+            "its pages were cleaned by --cleaner {}, not {}; append with --cleaner {}",
+            earlier.cleaning.cleaner.name(),
+            config.cleaning.cleaner.name(),
+            earlier.cleaning.cleaner.name()
+        )
+    } else if earlier.cleaning != config.cleaning {
+        "its [cleaning] settings differ from these (see its config.toml); append with the same settings".to_string()
+    } else {
+        return Ok(());
+    };
+    Err(BuildError::NotAppendable { path: published.display().to_string(), reason })
 }
 
 /// The files of a build being written.
@@ -418,7 +455,10 @@ fn write_build(
     // An append that adds no page still records what it read (replicas, skipped pages) over
     // a collection that has pages; a new build of nothing would publish an empty collection.
     if summary.pages_indexed == 0 && !append {
-        return Err(BuildError::NothingIndexed { read: summary.pages_read });
+        return Err(match summary.pages_read {
+            0 => BuildError::NoPages,
+            read => BuildError::NothingIndexed { read },
+        });
     }
     files.finish(staging)?;
     if let Some(writer) = shard {
@@ -431,7 +471,7 @@ fn write_build(
         std::fs::write(staging.join(SITE_TEMPLATES_FILE), ctx.cleaner().site_templates().to_text())
             .map_err(write_error(SITE_TEMPLATES_FILE))?;
     }
-    std::fs::write(staging.join("config.toml"), config.to_toml()).map_err(write_error("config.toml"))?;
+    std::fs::write(staging.join(CONFIG_FILE), config.to_toml()).map_err(write_error(CONFIG_FILE))?;
     summary.input_bytes = counter.get();
     Ok(summary)
 }

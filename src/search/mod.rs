@@ -180,10 +180,10 @@ impl LanguageCounts {
             let inverted = segment.inverted_index(field)?;
             let mut terms = inverted.terms().stream().map_err(tantivy::TantivyError::from)?;
             while terms.advance() {
-                if let Ok(lang) = std::str::from_utf8(terms.key()) {
-                    if snowball_language(Some(lang)).is_some() {
-                        *counts.pages.entry(lang.to_string()).or_default() += u64::from(terms.value().doc_freq);
-                    }
+                if let Ok(lang) = std::str::from_utf8(terms.key())
+                    && snowball_language(Some(lang)).is_some()
+                {
+                    *counts.pages.entry(lang.to_string()).or_default() += u64::from(terms.value().doc_freq);
                 }
             }
         }
@@ -624,6 +624,12 @@ impl Collection {
     /// The results of a search, ranked 1..=limit.
     pub fn search_request(&self, query: &str, request: &SearchRequest) -> Result<Vec<SearchHit>, SearchError> {
         search_with(self, query, request)
+    }
+
+    /// The terms `query` is searched for (analysed as the pages were): none when it is empty
+    /// or only stop words.
+    pub fn query_terms(&self, query: &str) -> Result<Vec<String>, SearchError> {
+        self.analyze(query)
     }
 
     /// The top `n` results for `query` among the pages of one content category (when

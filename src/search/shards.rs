@@ -62,6 +62,11 @@ impl Shards {
         search_with(self, query, &SearchRequest { choice, limit: n, category, feedback: false })
     }
 
+    /// The terms `query` is searched for: none when it is empty or only stop words.
+    pub fn query_terms(&self, query: &str) -> Result<Vec<String>, SearchError> {
+        self.analyze(query)
+    }
+
     /// The results of a search over all shards, ranked 1..=limit.
     pub fn search_request(&self, query: &str, request: &SearchRequest) -> Result<Vec<SearchHit>, SearchError> {
         search_with(self, query, request)

@@ -3,9 +3,7 @@
 use std::collections::HashSet;
 
 use super::dom::{Dom, DomData, DomId};
-use super::{
-    BlockStats, BlockType, Image, Item, Link, Node, NodeId, TagTree, Terms, TitleHeading, WeightyTag, hint_words,
-};
+use super::{BlockStats, BlockType, Image, Item, Link, Node, NodeId, TagTree, Terms, WeightyTag};
 use crate::config::TagTreeConfig;
 use crate::text::for_each_token;
 
@@ -54,47 +52,6 @@ const BREAKING: &[&str] =
 const INVISIBLE: &[&str] = &[
     "head", "script", "style", "template", "svg", "math", "iframe", "object", "embed", "select", "textarea", "canvas",
     "video", "audio", "map", "noembed", "noframes",
-];
-
-/// Words of an id/class that mark a block as outside the central area.
-const MARGIN_HINTS: &[&str] = &[
-    "nav",
-    "navbar",
-    "navigation",
-    "menu",
-    "header",
-    "footer",
-    "sidebar",
-    "aside",
-    "banner",
-    "breadcrumb",
-    "breadcrumbs",
-    "copyright",
-    "cookie",
-    "cookies",
-    "social",
-    "share",
-    "sharing",
-    "ad",
-    "ads",
-    "advert",
-    "advertisement",
-    "sponsor",
-    "sponsored",
-    "promo",
-    "related",
-    "masthead",
-    "toolbar",
-    "topbar",
-    "subscribe",
-    "newsletter",
-    "login",
-    "comments",
-    "comment",
-    "popular",
-    "trending",
-    "tags",
-    "pagination",
 ];
 
 /// Parses `html` (already decoded) and builds its tag tree. `weighty_tags` are the tags whose
@@ -166,7 +123,6 @@ impl<'a> Builder<'a> {
             weighty: Vec::new(),
             own_type: BlockType::Empty,
             block_type: BlockType::Empty,
-            margin: false,
             article_body: false,
         };
         Builder {
@@ -180,7 +136,6 @@ impl<'a> Builder<'a> {
                 description: None,
                 lang: None,
                 depth_capped: false,
-                title_heading: None,
             },
             containers: vec![TagTree::ROOT],
             link: None,
@@ -236,10 +191,10 @@ impl<'a> Builder<'a> {
                     "head" => {
                         // Only the title and the description are taken from the head.
                         for child in dom.children_reversed(id) {
-                            if let DomData::Element(element) = &dom.node(child).data {
-                                if matches!(&*element.name.local, "title" | "meta") {
-                                    stack.push(Frame::Enter(child));
-                                }
+                            if let DomData::Element(element) = &dom.node(child).data
+                                && matches!(&*element.name.local, "title" | "meta")
+                            {
+                                stack.push(Frame::Enter(child));
                             }
                         }
                         return;
@@ -294,15 +249,15 @@ impl<'a> Builder<'a> {
                     self.push_break();
                     stack.push(Frame::Break);
                 }
-                if tag == "a" {
-                    if let Some(href) = attr("href") {
-                        let node = self.current();
-                        self.tree.links.push(Link { href: href.trim().to_string(), anchor: String::new(), node });
-                        self.link_terms.push(0);
-                        let index = self.tree.links.len() - 1;
-                        self.count(|s| s.links += 1);
-                        stack.push(Frame::EndLink(self.link.replace(index)));
-                    }
+                if tag == "a"
+                    && let Some(href) = attr("href")
+                {
+                    let node = self.current();
+                    self.tree.links.push(Link { href: href.trim().to_string(), anchor: String::new(), node });
+                    self.link_terms.push(0);
+                    let index = self.tree.links.len() - 1;
+                    self.count(|s| s.links += 1);
+                    stack.push(Frame::EndLink(self.link.replace(index)));
                 }
                 if self.weighty_tags.contains(tag) {
                     let node = self.current();
@@ -340,7 +295,6 @@ impl<'a> Builder<'a> {
             weighty: Vec::new(),
             own_type: BlockType::Empty,
             block_type: BlockType::Empty,
-            margin: false,
             article_body,
         });
         let parent_node = &mut self.tree.nodes[parent];
@@ -394,7 +348,7 @@ impl<'a> Builder<'a> {
         }
         for &(container, index) in &self.weighty {
             let w = &mut self.tree.nodes[container].weighty[index];
-            if w.tag.starts_with('h') && w.text.len() < 1024 {
+            if w.tag.starts_with('h') && w.text.len() < self.config.max_heading_text_bytes {
                 w.text.push_str(&text);
             }
             w.terms += count;
@@ -447,105 +401,8 @@ impl<'a> Builder<'a> {
                 tree.nodes[parent].subtree.add(&s);
             }
         }
-        let n = tree.nodes.len();
-        // Navigation is never the headline's place; a <header> outside an article may be:
-        // the article's own header (headline, byline) in a layout without <article>.
-        let mut in_navigation = vec![false; n];
-        for id in 1..n {
-            let tagged = matches!(tree.nodes[id].tag.as_str(), "nav" | "aside" | "menu");
-            in_navigation[id] = tagged || tree.nodes[id].parent.is_some_and(|p| in_navigation[p]);
-        }
-        tree.title_heading = find_title_heading(tree, |id| !in_navigation[id]);
-        let mut protected = vec![false; n];
-        for id in
-            tree.title_heading.map(|h| h.node).into_iter().flat_map(|h| std::iter::once(h).chain(tree.ancestors(h)))
-        {
-            protected[id] = true;
-        }
-        // Margin by tag: navigation, and the page's <header> and <footer> (not an article's,
-        // nor the one holding the headline).
-        let mut in_article = vec![false; n];
-        let mut by_tag = vec![false; n];
-        for id in 1..n {
-            let parent = tree.nodes[id].parent;
-            in_article[id] =
-                parent.is_some_and(|p| in_article[p] || matches!(tree.nodes[p].tag.as_str(), "article" | "main"));
-            let page_frame =
-                matches!(tree.nodes[id].tag.as_str(), "header" | "footer") && !in_article[id] && !protected[id];
-            by_tag[id] = in_navigation[id] || page_frame || parent.is_some_and(|p| by_tag[p]);
-        }
-        // Top-down: the margin flag (outside the central area, §4.1). Tags are strong
-        // evidence; class words are weak: a hint never marks a block holding most of the
-        // page's running text, its terms outside links (`<div class="page has-sidebar">`; with
-        // link text counted, a footer of link lists outweighs the column), unless it names
-        // comments (readers' comments often outweigh the post), nor the headline and its
-        // ancestors.
-        let page_text = tree.nodes[TagTree::ROOT].subtree.text_terms().max(1);
-        for id in 1..n {
-            let node = &tree.nodes[id];
-            let parent_margin = node.parent.is_some_and(|p| tree.nodes[p].margin);
-            let by_hint = !protected[id]
-                && has_margin_hint(&node.hint)
-                && (node.subtree.text_terms() * 2 < page_text || has_comment_hint(&node.hint));
-            tree.nodes[id].margin = parent_margin || by_tag[id] || by_hint;
-        }
         self.tree
     }
-}
-
-/// Separators between a title's headline and its site name ("Headline | Site").
-const TITLE_SEPARATORS: &[&str] = &[" | ", " - ", " – ", " — ", " :: ", " » ", " · ", "｜", "_"];
-
-/// The heading (h1–h3, in a node `eligible` allows) that best matches the page title: at
-/// least two terms, and at least 80% of them in the title. Titles read "Headline | Site", and
-/// the site's name is often a heading too, so headings are matched against the title without
-/// its last segment first, and against the whole title only if none matches that. Among
-/// headings matching alike, the one matching more of the title wins ("Site: Headline"
-/// titles), then the higher level.
-fn find_title_heading(tree: &TagTree, eligible: impl Fn(NodeId) -> bool) -> Option<TitleHeading> {
-    let full: HashSet<String> = crate::text::terms(&tree.title).into_iter().collect();
-    if full.is_empty() {
-        return None;
-    }
-    let cut = TITLE_SEPARATORS.iter().filter_map(|sep| tree.title.rfind(sep)).max();
-    let headline: Option<HashSet<String>> = cut
-        .map(|i| crate::text::terms(&tree.title[..i]).into_iter().collect())
-        .filter(|t: &HashSet<String>| !t.is_empty());
-    // (container, index among its weighty tags), terms, level.
-    type Heading = ((NodeId, usize), Vec<String>, u8);
-    let headings: Vec<Heading> = tree
-        .nodes
-        .iter()
-        .enumerate()
-        .filter(|(id, _)| eligible(*id))
-        .flat_map(|(id, node)| {
-            node.weighty
-                .iter()
-                .enumerate()
-                .filter(|(_, w)| matches!(w.tag.as_str(), "h1" | "h2" | "h3"))
-                .map(move |(tag, w)| ((id, tag), crate::text::terms(&w.text), w.tag.as_bytes()[1]))
-        })
-        .filter(|(_, terms, _)| terms.len() >= 2)
-        .collect();
-    let best_against = |title: &HashSet<String>| {
-        let mut best: Option<((NodeId, usize), f64, usize, u8)> = None;
-        for (at, terms, level) in &headings {
-            let matched = terms.iter().filter(|t| title.contains(*t)).count();
-            let overlap = matched as f64 / terms.len() as f64;
-            let better = best.is_none_or(|(_, o, m, l)| {
-                overlap > o + 1e-9 || (overlap >= o - 1e-9 && (matched > m || (matched == m && *level < l)))
-            });
-            if overlap >= 0.8 && better {
-                best = Some((*at, overlap, matched, *level));
-            }
-        }
-        best.map(|(at, _, _, _)| at)
-    };
-    headline
-        .as_ref()
-        .and_then(&best_against)
-        .or_else(|| best_against(&full))
-        .map(|(node, tag)| TitleHeading { node, tag })
 }
 
 /// The value of the attribute `key` among `attrs`. The pre-pass drops every attribute it
@@ -567,14 +424,6 @@ fn is_hidden(hidden: &Option<String>, style: &Option<String>) -> bool {
         let s: String = s.chars().filter(|c| !c.is_whitespace()).collect::<String>().to_ascii_lowercase();
         s.contains("display:none") || s.contains("visibility:hidden")
     })
-}
-
-fn has_comment_hint(hint: &str) -> bool {
-    hint_words(hint).any(|word| matches!(word, "comment" | "comments"))
-}
-
-fn has_margin_hint(hint: &str) -> bool {
-    hint_words(hint).any(|word| MARGIN_HINTS.contains(&word))
 }
 
 /// Collapses runs of white space to one space and trims.
@@ -687,115 +536,6 @@ mod tests {
     }
 
     #[test]
-    fn margin_blocks_by_tag_and_hint() {
-        let t = tree(
-            "<body><header><a href=/>Logo</a></header><article><header><h1>Title</h1></header><p>Text of the article body.</p></article>\
-             <div class='widget popular'><a href=/x>x</a></div><footer>(c) 2024</footer></body>",
-        );
-        let margin: Vec<(&str, bool)> = t.nodes[1..].iter().map(|n| (n.tag.as_str(), n.margin)).collect();
-        assert_eq!(
-            margin,
-            [
-                ("body", false),
-                ("header", true),
-                ("article", false),
-                ("header", false),
-                ("p", false),
-                ("div", true),
-                ("footer", true)
-            ]
-        );
-    }
-
-    #[test]
-    fn a_layout_class_does_not_hide_the_article_holding_the_headline() {
-        let t = tree(
-            "<title>Tern colonies grow | Birds</title><body><div class='l-sidebar-fixed l-article'><h1>Tern colonies grow</h1><p>Text about terns.</p></div>\
-             <div class=sidebar><a href=/>Other</a></div><p>More page text to make the page larger than the article alone.</p></body>",
-        );
-        let article = find(&t, "l-sidebar-fixed l-article");
-        assert!(!t.nodes[article].margin);
-        assert!(t.nodes[find(&t, "sidebar")].margin);
-    }
-
-    #[test]
-    fn a_layout_class_does_not_hide_the_column_holding_most_running_text() {
-        // No headline to protect it: the main column's class names the layout's sidebar, and
-        // the footer's link lists make the column less than half of the page's terms, but it
-        // holds most of the page's text outside links.
-        let links: String = (0..12).map(|i| format!("<li><a href=/f{i}>Footer link {i}</a></li>")).collect();
-        let t = tree(&format!(
-            "<body><section class='col-sm-9 sidebar-first-only'><p>Earn two certifications by mastering \
-             the digital marketing skills that employers want, in a course you take at your own pace.</p></section>\
-             <footer><ul>{links}</ul></footer></body>"
-        ));
-        let column = find(&t, "col-sm-9 sidebar-first-only");
-        assert!(t.nodes[column].subtree.terms * 2 < t.nodes[TagTree::ROOT].subtree.terms);
-        assert!(!t.nodes[column].margin);
-    }
-
-    #[test]
-    fn a_comment_section_is_margin_however_long() {
-        // Readers' comments outweigh a short post; a class word marks them all the same.
-        let comment = "<dd><p>I disagree with most of this post, and here is the long reason why I think so.</p></dd>";
-        let t = tree(&format!(
-            "<title>Notes on winter pruning | Blog</title><body><div class=post><h1>Notes on winter pruning</h1>\
-             <p>Pruning fruit trees in a deep frost is rarely wise, and often not needed at all.</p></div>\
-             <dl class=comment_list>{}</dl></body>",
-            comment.repeat(10)
-        ));
-        assert!(t.nodes[find(&t, "comment_list")].margin);
-        assert!(!t.nodes[find(&t, "post")].margin);
-    }
-
-    #[test]
-    fn the_headline_is_the_matching_heading_with_the_items_it_spans() {
-        let t = tree(
-            "<title>Rivers run dry | News</title><body><div class=story><h2>Latest news today</h2><b>Live</b> \
-            <h1>Rivers <i>run</i> dry</h1>Updated at noon<p>The river has not been this low in a century.</p></div></body>",
-        );
-        let (node, tag) = t.headline().expect("the h1 matches the title");
-        assert_eq!((node, tag.tag.as_str()), (find(&t, "story"), "h1"));
-        let texts: Vec<&str> = t.nodes[node].items[tag.items.clone()]
-            .iter()
-            .filter_map(|item| match item {
-                Item::Text { text, .. } => Some(text.as_str()),
-                _ => None,
-            })
-            .collect();
-        assert_eq!(texts.concat(), "Rivers run dry");
-    }
-
-    #[test]
-    fn a_headline_in_a_header_outside_any_article_is_the_title_heading() {
-        // No <article>: the story's own <header> holds its headline, inside a content block
-        // whose class names the sidebar layout; the site's <header> holds the navigation.
-        let t = tree(
-            "<title>Sixth fatality linked to the virus – CBS</title><body>\
-             <header class=page-header><nav><a href=/>News</a> <a href=/s>Sport</a></nav></header>\
-             <div class='page-content and-w-sidebar'><header><div class=title-wrapper><h1>Sixth fatality linked to the \
-             virus</h1></div></header><div class=story><p>Health authorities report a sixth death.</p></div></div></body>",
-        );
-        let heading = t.title_heading.expect("the headline in the story's header").node;
-        assert_eq!(t.nodes[heading].hint, "title-wrapper");
-        assert!(!t.nodes[find(&t, "page-content and-w-sidebar")].margin);
-        assert!(!t.nodes[find(&t, "story")].margin && !t.nodes[heading].margin);
-        assert!(t.nodes[find(&t, "page-header")].margin);
-    }
-
-    #[test]
-    fn the_headline_beats_the_site_name_when_both_match_the_title() {
-        // "Site: Headline" has no separator the title is cut at; both headings match all
-        // their terms. The one matching more of the title is the headline, h1 or not.
-        let t = tree(
-            "<title>Night Sky Notes: Comet visible after sunset</title><body>\
-             <div class=banner><h1><a href=/>Night Sky Notes</a></h1></div>\
-             <div class=entry><h3>Comet visible after sunset</h3><p>Look low in the west.</p></div></body>",
-        );
-        assert_eq!(t.title_heading.map(|h| h.node), Some(find(&t, "entry")));
-    }
-
-    #[test]
     fn deep_nesting_is_capped_not_recursed() {
         let depth = 20_000;
         let html = format!("{}deep text{}", "<div>".repeat(depth), "</div>".repeat(depth));
@@ -803,33 +543,6 @@ mod tests {
         assert!(t.depth_capped);
         assert!(t.nodes.len() <= Config::default().tag_tree.max_depth + 2);
         assert!(t.visible_text().contains("deep text"));
-    }
-
-    #[test]
-    fn the_heading_matching_the_title_is_found() {
-        let t = tree(
-            "<head><title>Sodium cells reach 160 Wh/kg | TechWire</title></head><body><div id=top><h2>Latest news</h2></div>\
-             <div id=story><h1>Sodium cells reach 160 Wh/kg</h1><p>Text.</p></div></body>",
-        );
-        assert_eq!(t.title_heading.map(|h| h.node), Some(find(&t, "story")));
-        assert_eq!(tree("<title>Home</title><h1>Welcome to our shop</h1>").title_heading, None);
-        // The site's name as a heading does not pass for the headline.
-        let t = tree(
-            "<title>Symmetric list processor | Global Trend Analysis</title><div id=head><h1>Global Trend Analysis</h1></div>\
-             <div id=post><h3>Symmetric list processor</h3><p>Text.</p></div>",
-        );
-        assert_eq!(t.title_heading.map(|h| h.node), Some(find(&t, "post")));
-    }
-
-    #[test]
-    fn linked_thumbnails_are_not_content_images() {
-        let t = tree(
-            "<body><img src=a.jpg><a href=/post><img src=t.jpg></a><a href=big.jpg><img src=s.jpg></a>\
-             <a href='/photos/big.PNG?size=2'><img src=p.jpg></a></body>",
-        );
-        let content: Vec<bool> = t.images.iter().map(|i| i.is_content(&t.links)).collect();
-        // A thumbnail linking to a post is not; one linking to its full-size picture is.
-        assert_eq!(content, [true, false, true, true]);
     }
 
     #[test]

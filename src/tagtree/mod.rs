@@ -7,6 +7,9 @@
 //! of terms, anchor terms, links and images, and a block type: hub when anchor terms dominate,
 //! image when images outweigh terms, topic otherwise.
 //!
+//! The tree describes the page; what its blocks are for the cleaner (margins, the title
+//! heading, content images) is judged in `clean::layout`.
+//!
 //! Invariants: node 0 is the root; a node's id is greater than its parent's (nodes are created
 //! in document order), so bottom-up passes iterate ids in reverse; every walk is iterative
 //! (deep markup must not overflow the stack) and container depth is capped by
@@ -142,19 +145,6 @@ pub struct Image {
     pub height: Option<u32>,
 }
 
-impl Image {
-    /// Whether the image is content rather than a linked thumbnail: not inside a link unless
-    /// the link leads to an image file (galleries link pictures to their full-size versions).
-    pub fn is_content(&self, links: &[Link]) -> bool {
-        let linked_elsewhere = self.link.is_some_and(|l| {
-            let href = links[l].href.to_ascii_lowercase();
-            let path = href.split(['?', '#']).next().unwrap_or("");
-            ![".jpg", ".jpeg", ".png", ".gif", ".webp", ".avif"].iter().any(|ext| path.ends_with(ext))
-        });
-        !linked_elsewhere
-    }
-}
-
 /// A node's terms in order, kept in one buffer: a page has thousands of terms, and a `String`
 /// each was an allocation each (the tag tree stage on dragnet: 0.231 → 0.220 s).
 #[derive(Debug, Clone, Default, PartialEq)]
@@ -228,9 +218,6 @@ pub struct Node {
     pub own_type: BlockType,
     /// Type of the whole block (the node and its descendants).
     pub block_type: BlockType,
-    /// Outside the central area of the page (§4.1): in a header, footer, navigation or
-    /// sidebar, known by its tag or by its id/class.
-    pub margin: bool,
     /// Marked `itemprop="articleBody"` (schema.org microdata): the site's own mark of an
     /// article's text.
     pub article_body: bool,
@@ -255,26 +242,10 @@ pub struct TagTree {
     pub lang: Option<String>,
     /// Containers nested deeper than the cap were flattened.
     pub depth_capped: bool,
-    /// The container of the heading (h1–h3) that matches the page `<title>`: the article's
-    /// headline. See [`build_tag_tree`] for how it is found.
-    pub title_heading: Option<TitleHeading>,
-}
-
-/// Where the title heading is: its container, and its index among the container's weighty
-/// tags.
-#[derive(Debug, Clone, Copy, PartialEq, Eq)]
-pub struct TitleHeading {
-    pub node: NodeId,
-    pub tag: usize,
 }
 
 impl TagTree {
     pub const ROOT: NodeId = 0;
-
-    /// The headline: the title heading's container and the heading itself.
-    pub fn headline(&self) -> Option<(NodeId, &WeightyTag)> {
-        self.title_heading.map(|h| (h.node, &self.nodes[h.node].weighty[h.tag]))
-    }
 
     /// The first node whose class or id hint is `hint` (tests and one-off tools).
     pub fn node_with_hint(&self, hint: &str) -> Option<NodeId> {
@@ -290,8 +261,8 @@ impl TagTree {
     }
 
     /// The same tree read with teaser links as running text: their terms no longer count as
-    /// anchor terms, and the block types (§3.1) follow. Structure, margins and the title
-    /// heading stay, so node ids carry over. A listing's entries (a linked title with its
+    /// anchor terms, and the block types (§3.1) follow. The structure stays, so node ids
+    /// carry over (and with them the cleaner's reading of the layout, `clean::Layout`). A listing's entries (a linked title with its
     /// linked summary) then read as the text they are.
     pub fn with_teasers_as_text(&self, config: &crate::config::TagTreeConfig) -> TagTree {
         let mut tree = self.clone();
@@ -304,15 +275,6 @@ impl TagTree {
             node.block_type = node.subtree.block_type(config.hub_anchor_ratio, config.image_term_ratio);
         }
         tree
-    }
-
-    /// Content images per node (see [`Image::is_content`]), by node id.
-    pub fn content_images(&self) -> Vec<usize> {
-        let mut count = vec![0usize; self.nodes.len()];
-        for image in self.images.iter().filter(|i| i.is_content(&self.links)) {
-            count[image.node] += 1;
-        }
-        count
     }
 
     /// Whether the node has no container children: the paper's leaf.

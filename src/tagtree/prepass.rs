@@ -395,21 +395,20 @@ mod tests {
         let dom = html5ever::parse_document(RcDom::default(), Default::default()).one(html);
         let mut stack = vec![dom.document.clone()];
         while let Some(node) = stack.pop() {
-            if let NodeData::Element { name, attrs, .. } = &node.data {
-                if !matches!(&*name.local, "html" | "head" | "body") {
-                    let attrs =
-                        attrs.borrow().iter().map(|a| (a.name.local.to_string(), a.value.to_string())).collect();
-                    let text = node
-                        .children
-                        .borrow()
-                        .iter()
-                        .filter_map(|c| match &c.data {
-                            NodeData::Text { contents } => Some(contents.borrow().to_string()),
-                            _ => None,
-                        })
-                        .collect();
-                    return (name.local.to_string(), attrs, text);
-                }
+            if let NodeData::Element { name, attrs, .. } = &node.data
+                && !matches!(&*name.local, "html" | "head" | "body")
+            {
+                let attrs = attrs.borrow().iter().map(|a| (a.name.local.to_string(), a.value.to_string())).collect();
+                let text = node
+                    .children
+                    .borrow()
+                    .iter()
+                    .filter_map(|c| match &c.data {
+                        NodeData::Text { contents } => Some(contents.borrow().to_string()),
+                        _ => None,
+                    })
+                    .collect();
+                return (name.local.to_string(), attrs, text);
             }
             stack.extend(node.children.borrow().iter().rev().cloned());
         }

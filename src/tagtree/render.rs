@@ -73,10 +73,10 @@ impl TagTree {
             if keep(id) {
                 written[id] = true;
             }
-            if written[id] {
-                if let Some(parent) = self.nodes[id].parent {
-                    written[parent] = true;
-                }
+            if written[id]
+                && let Some(parent) = self.nodes[id].parent
+            {
+                written[parent] = true;
             }
         }
         let mut out = String::new();
@@ -151,9 +151,14 @@ impl TagTree {
         out
     }
 
-    /// One line per container: tag, id/class, types, counts, weighty tags and the margin
-    /// flag. Used by the golden fixtures and for debugging (`indexer inspect`).
+    /// One line per container: tag, id/class, types, counts and weighty tags.
     pub fn outline(&self) -> String {
+        self.outline_with(|_| "")
+    }
+
+    /// The [`TagTree::outline`] with `note(id)` at the end of each node's line: what a later
+    /// stage read in it (the cleaner's margins, for the golden fixtures and `indexer inspect`).
+    pub fn outline_with<'n>(&self, note: impl Fn(NodeId) -> &'n str) -> String {
         let mut out = String::new();
         let mut stack = vec![(Self::ROOT, 0usize)];
         while let Some((id, depth)) = stack.pop() {
@@ -178,9 +183,7 @@ impl TagTree {
                 let tags: Vec<&str> = node.weighty.iter().map(|w| w.tag.as_str()).collect();
                 let _ = write!(out, " weighty={}", tags.join(","));
             }
-            if node.margin {
-                out.push_str(" margin");
-            }
+            out.push_str(note(id));
             out.push('\n');
             stack.extend(node.children.iter().rev().map(|&c| (c, depth + 1)));
         }

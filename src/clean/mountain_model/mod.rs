@@ -37,7 +37,7 @@ pub mod smoothing;
 pub use model::{ModelError, RidgeModel, fit_logistic_regression};
 pub use ridges::{Ridge, RidgeFeatures};
 
-use crate::clean::{TopicContent, page_type, type_of_area};
+use crate::clean::{Layout, TopicContent, page_type, type_of_area};
 use crate::config::{Config, MountainConfig};
 use crate::tagtree::{BlockType, TagTree};
 use cells::{Cell, cell_score, page_gamma};
@@ -115,10 +115,10 @@ impl Mountain {
 }
 
 /// Cleans a page with the Mountain Model: the nodes whose cells are mostly in primary ridges.
-pub fn clean_mountain(tree: &TagTree, model: &RidgeModel, config: &Config) -> TopicContent {
-    let whole_page = page_type(tree, &config.page_type);
+pub fn clean_mountain(tree: &TagTree, layout: &Layout, model: &RidgeModel, config: &Config) -> TopicContent {
+    let whole_page = page_type(tree, layout, &config.page_type);
     if whole_page == BlockType::Empty {
-        return TopicContent::new(tree, whole_page, Vec::new());
+        return TopicContent::new(tree, layout, whole_page, Vec::new());
     }
     let mountain = Mountain::of(tree, &config.mountain);
     let mut primary_chars = vec![0usize; tree.nodes.len()];
@@ -139,9 +139,9 @@ pub fn clean_mountain(tree: &TagTree, model: &RidgeModel, config: &Config) -> To
     let nodes: Vec<usize> =
         (0..tree.nodes.len()).filter(|&id| primary_chars[id] > 0 && primary_chars[id] * 2 >= all_chars[id]).collect();
     // Keep it simple: the type of what was kept, or of the whole page when nothing was.
-    let kept_type = type_of_area(tree, &nodes, &config.page_type);
+    let kept_type = type_of_area(tree, layout, &nodes, &config.page_type);
     let page_type = if kept_type == BlockType::Empty { whole_page } else { kept_type };
-    TopicContent::new(tree, page_type, nodes)
+    TopicContent::new(tree, layout, page_type, nodes)
 }
 
 #[cfg(test)]
@@ -170,7 +170,7 @@ mod tests {
         assert_eq!(texts.len(), 1, "{texts:?}");
         assert!(texts[0].contains("terns came back") && texts[0].contains("beach closed"), "{texts:?}");
         assert!(!texts[0].contains("Home") && !texts[0].contains("Contact"));
-        let content = clean_mountain(&t, &RidgeModel::load("").unwrap(), &config);
+        let content = clean_mountain(&t, &Layout::of(&t, &config.layout), &RidgeModel::load("").unwrap(), &config);
         let text = content.text(&t);
         assert!(text.contains("Volunteers") && !text.contains("Weather"), "{text}");
         assert_eq!(content.page_type, BlockType::Topic);
@@ -182,7 +182,7 @@ mod tests {
         let config = Config::default();
         let mountain = Mountain::of(&t, &config.mountain);
         assert_eq!(mountain.ridges.len(), 1);
-        let content = clean_mountain(&t, &RidgeModel::load("").unwrap(), &config);
+        let content = clean_mountain(&t, &Layout::of(&t, &config.layout), &RidgeModel::load("").unwrap(), &config);
         assert!(content.text(&t).starts_with("Just one paragraph"));
         let mut strict = config.mountain.clone();
         strict.keep_best_ridge = false;
@@ -195,7 +195,7 @@ mod tests {
         let model = RidgeModel::load("").unwrap();
         for html in ["", "<body></body>", "<body><div><br></div></body>"] {
             let t = tree(html);
-            let content = clean_mountain(&t, &model, &config);
+            let content = clean_mountain(&t, &Layout::of(&t, &config.layout), &model, &config);
             assert!(content.nodes.is_empty());
             assert_eq!(content.page_type, BlockType::Empty);
         }

@@ -54,7 +54,7 @@ use std::collections::HashMap;
 pub use style_tree::{ElementId, ElementNode, FeatureCounts, Mark, PageStyle, SiteStyleTree, StyleNode};
 
 use crate::clean::topic_content::TopicContent;
-use crate::clean::{page_type, type_of_area};
+use crate::clean::{Layout, page_type, type_of_area};
 use crate::config::{Config, SstConfig};
 use crate::tagtree::{BlockType, NodeId, TagTree};
 use style_tree::{PageChild, ROOT_ELEMENT};
@@ -118,11 +118,11 @@ impl SiteStyleTrees {
 
     /// The topic content of a page of `site` by MapSST, or `None` when the site has no
     /// learned style tree (the caller falls back to the default cleaner).
-    pub fn clean(&self, site: &str, tree: &TagTree, config: &Config) -> Option<TopicContent> {
+    pub fn clean(&self, site: &str, tree: &TagTree, layout: &Layout, config: &Config) -> Option<TopicContent> {
         let sst = self.site(site)?;
-        let global = page_type(tree, &config.page_type);
+        let global = page_type(tree, layout, &config.page_type);
         if global == BlockType::Empty {
-            return Some(TopicContent::new(tree, global, Vec::new()));
+            return Some(TopicContent::new(tree, layout, global, Vec::new()));
         }
         let mut nodes = map_page(sst, &PageStyle::new(tree), self.config.local_noise_epsilon);
         if self.config.drop_link_blocks {
@@ -130,11 +130,11 @@ impl SiteStyleTrees {
         }
         // The page type of what was kept, as for the other non-DocView cleaners: the type of
         // the kept area, or the whole page's when nothing typed was kept.
-        let kept_type = match type_of_area(tree, &nodes, &config.page_type) {
+        let kept_type = match type_of_area(tree, layout, &nodes, &config.page_type) {
             BlockType::Empty => global,
             kept => kept,
         };
-        Some(TopicContent::new(tree, kept_type, nodes))
+        Some(TopicContent::new(tree, layout, kept_type, nodes))
     }
 }
 

@@ -96,7 +96,8 @@ fn a_site_with_too_few_pages_falls_back_to_docview() {
     let html = page(2);
     let tree = tree(&html);
     let weights = block_weights(&tree, &config.block_weight);
-    let expected = crate::clean::clean_page(&tree, &weights, CleanerKind::DocView, &config);
+    let layout = crate::clean::Layout::of(&tree, &config.layout);
+    let expected = crate::clean::clean_page(&tree, &layout, &weights, CleanerKind::DocView, &config);
     assert_eq!(cleaner.clean("daily.example", &tree, &weights, &config), expected);
 }
 
