@@ -1,5 +1,10 @@
-//! Builds over the real crawls in `../shared/data/ir-web/` (skipped, with the reason printed,
-//! when the shared data is not beside the checkout).
+//! Builds over the real crawls in `../shared/data/ir-web/` and the judged copycat pairs
+//! (skipped, with the reason printed, when the shared data is not beside the checkout).
+//!
+//! Both tests are in-sample, as their names say: the default detector (MinHash) and its
+//! shingle size and threshold were chosen after looking at these sets (README, "Replica
+//! removal"), so they guard against regressions; they do not estimate how well replicas are
+//! found on other pages.
 
 mod common;
 
@@ -10,7 +15,7 @@ use indexer::config::Config;
 use indexer::pipeline::{Quiet, build};
 
 #[test]
-fn replica_test_set_near_replicas_are_found_and_non_replicas_kept() {
+fn in_sample_replica_set_near_replicas_are_found_and_non_replicas_kept() {
     let Some(dir) = shared_data("ir-web/replicas") else { return };
     let out = tempfile::tempdir().unwrap();
     let summary = build(&[dir.join("pages.warc.gz")], out.path(), &Config::default(), &Quiet).unwrap();
@@ -45,7 +50,7 @@ fn replica_test_set_near_replicas_are_found_and_non_replicas_kept() {
 }
 
 #[test]
-fn judged_pairs_minhash_beats_the_reference_detectors() {
+fn in_sample_copycat_pairs_minhash_beats_the_reference_detectors() {
     use indexer::eval::replicas::evaluate_pairs;
     let Some(dir) = shared_data("neardup/webis-copycat-canonical-edges") else { return };
     let rates = evaluate_pairs(&dir.join("pairs.jsonl"), &Config::default().replicas).unwrap();

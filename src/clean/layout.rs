@@ -43,7 +43,9 @@ impl Layout {
     /// evidence; class words are weak: a margin word never marks a block holding most of the
     /// page's running text (`margin_word_max_text_share`, terms outside links: with link text
     /// counted, a footer of link lists outweighs the column), unless it names comments
-    /// (readers' comments often outweigh the post), nor the headline and its ancestors.
+    /// (readers' comments often outweigh the post) and a post stands outside it
+    /// (`comment_min_post_terms`: on a forum's thread page the "comments" are the posts), nor
+    /// the headline and its ancestors.
     pub fn of(tree: &TagTree, config: &LayoutConfig) -> Layout {
         let n = tree.nodes.len();
         let mut in_navigation = vec![false; n];
@@ -68,14 +70,31 @@ impl Layout {
         }
         let page_text = tree.nodes[TagTree::ROOT].subtree.text_terms().max(1) as f64;
         let has_word = |hint: &str, words: &[String]| hint_words(hint).any(|word| words.iter().any(|w| w == word));
+        // A thread page: the central area (as the tags draw it) holds almost no running text
+        // outside the blocks named for comments, so there is no post for them to follow and
+        // the "comments" are the page's content (forum software names its posts so).
+        let mut in_comments = vec![false; n];
+        let mut text_outside_comments = 0;
+        for id in 1..n {
+            let node = &tree.nodes[id];
+            in_comments[id] =
+                has_word(&node.hint, &config.comment_words) || node.parent.is_some_and(|p| in_comments[p]);
+            if !by_tag[id] && !in_comments[id] {
+                text_outside_comments += node.own.text_terms();
+            }
+        }
+        let thread = text_outside_comments < config.comment_min_post_terms;
+        let margin_word = |word: &str| {
+            config.margin_words.iter().any(|w| w == word) && !(thread && config.comment_words.iter().any(|w| w == word))
+        };
         let mut margin = vec![false; n];
         for id in 1..n {
             let node = &tree.nodes[id];
             let parent_margin = node.parent.is_some_and(|p| margin[p]);
             let by_hint = !protected[id]
-                && has_word(&node.hint, &config.margin_words)
+                && hint_words(&node.hint).any(margin_word)
                 && ((node.subtree.text_terms() as f64) < config.margin_word_max_text_share * page_text
-                    || has_word(&node.hint, &config.comment_words));
+                    || (!thread && has_word(&node.hint, &config.comment_words)));
             margin[id] = parent_margin || by_tag[id] || by_hint;
         }
         let mut content_images = vec![0usize; n];
@@ -264,12 +283,35 @@ mod tests {
         let comment = "<dd><p>I disagree with most of this post, and here is the long reason why I think so.</p></dd>";
         let (t, layout) = read(&format!(
             "<title>Notes on winter pruning | Blog</title><body><div class=post><h1>Notes on winter pruning</h1>\
-             <p>Pruning fruit trees in a deep frost is rarely wise, and often not needed at all.</p></div>\
+             <p>Pruning fruit trees in a deep frost is rarely wise, and often not needed at all. Wait for a \
+             dry day in late winter, cut the crossing branches first, and leave the young shoots that will \
+             carry this year's fruit alone.</p></div>\
              <dl class=comment_list>{}</dl></body>",
             comment.repeat(10)
         ));
         assert!(layout.is_margin(find(&t, "comment_list")));
         assert!(!layout.is_margin(find(&t, "post")));
+    }
+
+    #[test]
+    fn on_a_thread_page_the_comments_are_the_content() {
+        // Forum software puts every post of a thread, the first one too, in blocks named for
+        // comments: with no post outside them, they are what the page is about.
+        let post = |n: usize| {
+            format!(
+                "<article class='comment-{n} post'><div class=author>member{n}</div><div class=comment_body><p>\
+                 Reply number {n}: I changed the fan curve and the temperatures dropped by ten degrees under \
+                 load, which is what I was hoping for.</p></div></article>"
+            )
+        };
+        let posts: String = (1..=6).map(post).collect();
+        let (t, layout) = read(&format!(
+            "<title>Fan curve advice | Forum</title><body><nav><a href=/>Forum</a> <a href=/hw>Hardware</a></nav>\
+             <main><h1>Fan curve advice</h1><div class='comments topic-feed'>{posts}</div></main></body>"
+        ));
+        assert!(!layout.is_margin(find(&t, "comments topic-feed")));
+        assert!(!layout.is_margin(find(&t, "comment_body")));
+        assert!(layout.is_margin(t.nodes.iter().position(|n| n.tag == "nav").unwrap()));
     }
 
     #[test]

@@ -39,14 +39,24 @@ pub fn check_golden(relative: &str, actual: &str) {
     }
 }
 
-/// `../shared/data/<relative>` beside the checkout, or `None` (with the reason printed)
-/// when it is absent: tests that use the shared data skip on a fresh clone.
+/// `../shared/data/<relative>` beside the checkout, or `None` when it is absent: tests that
+/// use the shared data skip on a fresh clone, and say so with [`skip`].
 pub fn shared_data(relative: &str) -> Option<PathBuf> {
     let path = repo_path("../shared/data").join(relative);
     if path.exists() {
         Some(path)
     } else {
-        eprintln!("skipped: {} is absent (the shared data sets live beside the checkout in CI)", path.display());
+        skip(&format!("{} is absent (the shared data sets live beside the checkout in CI)", path.display()));
         None
     }
+}
+
+/// Prints `SKIPPED <test>: <why>` where `cargo test` shows it: written to stderr directly,
+/// since the test harness captures `eprintln!` of passing tests (a skip would read as a pass).
+pub fn skip(why: &str) {
+    use std::io::Write;
+    let thread = std::thread::current();
+    let test = thread.name().unwrap_or("a test");
+    // One write, so that the line stays whole beside the harness's own output.
+    let _ = std::io::stderr().write_all(format!("SKIPPED {test}: {why}\n").as_bytes());
 }
