@@ -27,6 +27,7 @@ pub struct Config {
     pub pab: PabConfig,
     pub sst: SstConfig,
     pub mountain: MountainConfig,
+    pub blocks: BlocksConfig,
     pub stop_words: StopWordConfig,
     pub replicas: ReplicaConfig,
     pub docview: DocViewConfig,
@@ -592,6 +593,57 @@ impl Default for MountainConfig {
     }
 }
 
+/// The learned block classifier (`cleaning.cleaner = "blocks"`, `clean::block_classifier`):
+/// gradient-boosted trees over the content blocks, trained by `indexer eval train-blocks` on
+/// the cleaning training sets. The training settings were not searched: they are common
+/// values for boosted trees on a few hundred thousand examples (the learner's defaults but
+/// for the depth, kept small so the model file stays small and fast).
+#[derive(Debug, Clone, Serialize, Deserialize, PartialEq)]
+#[serde(default, deny_unknown_fields)]
+pub struct BlocksConfig {
+    /// The model (JSON, as written by `indexer eval train-blocks`); empty: the built-in model
+    /// `src/clean/block_classifier/block-model.json`.
+    pub model: String,
+    /// Keep a block when its probability reaches this; absent: the model's threshold, chosen
+    /// on the training folds by `eval train-blocks`.
+    pub min_probability: Option<f64>,
+    /// Training labels: a block is content when at least this share of its tokens are in the
+    /// page's gold text (bag intersection, the tokens of `eval clean`).
+    pub label_min_gold_share: f64,
+    /// Training: the class and id words kept as features (the most frequent on the training
+    /// pages, counted once per page); at most 64.
+    pub vocabulary_size: usize,
+    /// Training: boosting rounds (trees).
+    pub trees: usize,
+    /// Training: the shrinkage of each tree.
+    pub learning_rate: f64,
+    /// Training: the depth of each tree.
+    pub max_depth: usize,
+    /// Training: L2 penalty on leaf values.
+    pub l2: f64,
+    /// Training: the least hessian weight in a leaf.
+    pub min_leaf_weight: f64,
+    /// Training: folds by site for the cross-validated F1 and the threshold's choice.
+    pub folds: usize,
+}
+
+impl Default for BlocksConfig {
+    fn default() -> Self {
+        BlocksConfig {
+            model: String::new(),
+            min_probability: None,
+            label_min_gold_share: 0.5,
+            vocabulary_size: 48,
+            trees: 150,
+            learning_rate: 0.1,
+            max_depth: 5,
+            l2: 1.0,
+            min_leaf_weight: 1.0,
+            folds: 5,
+        }
+    }
+}
+
 /// The aggressive stop-word list learned from document frequency (§3.2).
 #[derive(Debug, Clone, Serialize, Deserialize, PartialEq)]
 #[serde(default, deny_unknown_fields)]
@@ -934,6 +986,17 @@ impl Config {
         }
         if !(0.0..=1.0).contains(&m.min_probability) || !(0.0..=1.0).contains(&m.label_min_gold_share) {
             return Err("mountain: min_probability and label_min_gold_share must be in 0..=1".into());
+        }
+        let b = &self.blocks;
+        if b.min_probability.is_some_and(|p| !(0.0..=1.0).contains(&p))
+            || !(0.0..=1.0).contains(&b.label_min_gold_share)
+        {
+            return Err("blocks: min_probability and label_min_gold_share must be in 0..=1".into());
+        }
+        if b.vocabulary_size > 64 || b.trees == 0 || b.max_depth == 0 || b.folds < 2 || b.learning_rate <= 0.0 {
+            return Err("blocks: vocabulary_size at most 64, trees and max_depth at least 1, folds at least 2, \
+                        learning_rate positive"
+                .into());
         }
         let c = &self.classify;
         if !(1..=31).contains(&c.hash_bits) {

@@ -10,6 +10,8 @@
 //!
 //! - `mountain`: the Mountain Model of primary content (Bing et al. 2008), in
 //!   [`mountain_model`]: cells, ridges and a learned ridge classifier.
+//! - `blocks`: the `docview` cleaner's result corrected block by block by a learned
+//!   classifier over the DocView quantities ([`block_classifier`]).
 //!
 //! The cleaners of the other papers each have a module of their own and are reached through
 //! [`Cleaner`], which every caller (build, extract, eval clean) uses: some learn before they
@@ -17,6 +19,7 @@
 //! - `satisfiable`: Qi & Sun's satisfiable sub-tree heuristics ([`satisfiable_subtree`]);
 //! - `pab`: Kabir, Kabir & Amin's HTML tag priority blocks ([`tag_priority_blocks`]).
 
+pub mod block_classifier;
 mod block_weight;
 mod features;
 mod layout;
@@ -40,6 +43,7 @@ use std::sync::Arc;
 use crate::config::Config;
 use crate::input::RawPage;
 use crate::tagtree::TagTree;
+use block_classifier::{BlockModel, clean_blocks};
 use mountain_model::{RidgeModel, clean_mountain};
 use site_style_tree::SiteStyleTrees;
 use site_template::SiteTemplates;
@@ -73,6 +77,8 @@ pub struct Cleaner {
     site_style_trees: Arc<SiteStyleTrees>,
     /// The Mountain Model's ridge classifier (`mountain` only).
     ridge_model: Option<Arc<RidgeModel>>,
+    /// The block classifier (`blocks` only).
+    block_model: Option<Arc<BlockModel>>,
     /// The site evidence of the default cleaner ([`site_template`]): empty and finished for
     /// the other cleaners and when `cleaning.site_min_pages` is 0.
     site_templates: Arc<SiteTemplates>,
@@ -91,14 +97,26 @@ impl Cleaner {
             }
             _ => None,
         };
+        let block_model = match kind {
+            CleanerKind::Blocks => {
+                let path = &config.blocks.model;
+                let model = BlockModel::load(path).map_err(|e| CleanerError {
+                    path: if path.is_empty() { "built-in block model".into() } else { path.clone() },
+                    message: e.to_string(),
+                })?;
+                Some(Arc::new(model))
+            }
+            _ => None,
+        };
         let site_templates = match kind {
-            CleanerKind::DocView => SiteTemplates::new(&config.cleaning),
+            CleanerKind::DocView | CleanerKind::Blocks => SiteTemplates::new(&config.cleaning),
             _ => SiteTemplates::default(),
         };
         Ok(Cleaner {
             kind,
             site_style_trees: Arc::new(SiteStyleTrees::new(&config.sst)),
             ridge_model,
+            block_model,
             site_templates: Arc::new(site_templates),
         })
     }
@@ -179,9 +197,9 @@ impl Cleaner {
     }
 
     /// Uses `templates` (read from a file: `build --site-templates`) instead of learning
-    /// them; the default cleaner only.
+    /// them; the default cleaner and `blocks`, which starts from it, only.
     pub fn set_site_templates(&mut self, templates: SiteTemplates) {
-        if self.kind == CleanerKind::DocView {
+        if matches!(self.kind, CleanerKind::DocView | CleanerKind::Blocks) {
             self.site_templates = Arc::new(templates);
         }
     }
@@ -201,22 +219,30 @@ impl Cleaner {
     pub fn clean(&self, site: &str, tree: &TagTree, weights: &BlockWeights, config: &Config) -> TopicContent {
         let layout = Layout::of(tree, &config.layout);
         match self.kind {
-            CleanerKind::DocView => match self.site_templates.template_nodes(site, tree) {
-                None => clean_page(tree, &layout, weights, self.kind, config),
-                Some(template) => {
-                    // The site's template blocks are noise (`site_template`): outside the
-                    // central area (§4.1), weight 0, and not the title heading, so that
-                    // neither the root search nor the page type sees them. Node ids stay.
-                    // The headline the content reports stays the page's.
+            CleanerKind::DocView | CleanerKind::Blocks => {
+                // The site's template blocks are noise (`site_template`): outside the central
+                // area (§4.1), weight 0, and not the title heading, so that neither the root
+                // search nor the page type sees them. Node ids stay.
+                let marked = self.site_templates.template_nodes(site, tree).map(|template| {
                     let mut weights = weights.clone();
                     for id in site_template::marked_ids(&template) {
                         weights.0[id] = 0.0;
                     }
-                    let mut content = clean_page(tree, &layout.with_template(&template), &weights, self.kind, config);
-                    content.title_heading = layout.title_heading();
-                    content
-                }
-            },
+                    (layout.with_template(&template), weights)
+                });
+                let (seen, weights) = marked.as_ref().map_or((&layout, weights), |(l, w)| (l, w));
+                let docview = clean_page(tree, seen, weights, CleanerKind::DocView, config);
+                let mut content = match &self.block_model {
+                    Some(model) => {
+                        let threshold = config.blocks.min_probability.unwrap_or(model.threshold);
+                        clean_blocks(tree, seen, weights, &docview, model, threshold)
+                    }
+                    None => docview,
+                };
+                // The headline the content reports stays the page's.
+                content.title_heading = layout.title_heading();
+                content
+            }
             CleanerKind::DocViewPaper => clean_page(tree, &layout, weights, self.kind, config),
             CleanerKind::Satisfiable => {
                 let nodes = satisfiable_subtree::satisfiable_nodes(tree, &config.satisfiable);

@@ -30,10 +30,14 @@ pub enum CleanerKind {
     /// The Mountain Model of Bing et al. (`clean::mountain_model`).
     #[serde(rename = "mountain")]
     Mountain,
+    /// The learned block classifier over the DocView blocks (`clean::block_classifier`).
+    #[serde(rename = "blocks")]
+    Blocks,
 }
 
 impl CleanerKind {
-    pub const NAMES: &'static [&'static str] = &["docview", "docview-paper", "sst", "satisfiable", "pab", "mountain"];
+    pub const NAMES: &'static [&'static str] =
+        &["docview", "docview-paper", "sst", "satisfiable", "pab", "mountain", "blocks"];
 
     pub fn from_name(name: &str) -> Option<CleanerKind> {
         match name {
@@ -43,6 +47,7 @@ impl CleanerKind {
             "pab" => Some(CleanerKind::Pab),
             "sst" => Some(CleanerKind::SiteStyleTree),
             "mountain" => Some(CleanerKind::Mountain),
+            "blocks" => Some(CleanerKind::Blocks),
             _ => None,
         }
     }
@@ -55,6 +60,7 @@ impl CleanerKind {
             CleanerKind::Pab => "pab",
             CleanerKind::SiteStyleTree => "sst",
             CleanerKind::Mountain => "mountain",
+            CleanerKind::Blocks => "blocks",
         }
     }
 }

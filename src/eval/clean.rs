@@ -33,24 +33,28 @@ fn is_cjk_char(c: char) -> bool {
 /// The tokens of the cleaning metric, as a bag.
 pub fn score_tokens(text: &str) -> HashMap<String, u32> {
     let mut bag = HashMap::new();
+    for_each_score_token(text, |token| *bag.entry(token).or_insert(0) += 1);
+    bag
+}
+
+/// The tokens of the cleaning metric in text order.
+pub fn for_each_score_token(text: &str, mut f: impl FnMut(String)) {
     let mut word = String::new();
-    let flush = |word: &mut String, bag: &mut HashMap<String, u32>| {
-        if !word.is_empty() {
-            *bag.entry(std::mem::take(word)).or_insert(0) += 1;
-        }
-    };
     for c in text.chars() {
         if is_cjk_char(c) {
-            flush(&mut word, &mut bag);
-            *bag.entry(c.to_string()).or_insert(0) += 1;
+            if !word.is_empty() {
+                f(std::mem::take(&mut word));
+            }
+            f(c.to_string());
         } else if c.is_alphanumeric() || c == '_' {
             word.extend(c.to_lowercase());
-        } else {
-            flush(&mut word, &mut bag);
+        } else if !word.is_empty() {
+            f(std::mem::take(&mut word));
         }
     }
-    flush(&mut word, &mut bag);
-    bag
+    if !word.is_empty() {
+        f(word);
+    }
 }
 
 /// One page's figures.

@@ -57,6 +57,10 @@ pub struct CleaningEvalConfig {
     /// The report.json of `indexer eval tune-cleaner`, whose cross-validated F1 the table shows.
     #[serde(default)]
     pub training_report: Option<PathBuf>,
+    /// The report.json of `indexer eval train-blocks`: the block classifier's cross-validated
+    /// F1, a second cross-validated row.
+    #[serde(default)]
+    pub blocks_report: Option<PathBuf>,
     #[serde(default)]
     pub reference_note: String,
     #[serde(default)]
@@ -75,6 +79,7 @@ impl CleaningEvalConfig {
             paths.push(&mut set.gold);
         }
         paths.extend(config.training_report.as_mut());
+        paths.extend(config.blocks_report.as_mut());
         super::resolve_relative_to(path, paths);
         Ok(config)
     }
@@ -104,12 +109,14 @@ pub struct CleaningReport {
     pub set_pages: Vec<usize>,
     /// The training sets scored in this run (their cells are in `cells` too).
     pub training_sets: Vec<String>,
-    /// The tuned cleaner's cross-validated F1 per training set, from the tuning report.
-    pub cross_validated: Option<CrossValidatedF1>,
+    /// The cross-validated F1 per training set of the cleaners fitted or tuned there: the
+    /// default cleaner's settings (the tuning report), the block classifier (its report).
+    pub cross_validated: Vec<CrossValidatedF1>,
 }
 
-/// F1 of a cleaner whose settings were chosen by k-fold cross-validation: each page scored
-/// with the settings chosen on the other folds (`indexer eval tune-cleaner`).
+/// F1 of a cleaner whose settings were chosen (or whose model was fitted) by k-fold
+/// cross-validation: each page scored with the settings chosen on the other folds (`indexer
+/// eval tune-cleaner`) or by the model fitted on them (`indexer eval train-blocks`).
 #[derive(Debug, Clone, Serialize, Deserialize, PartialEq)]
 pub struct CrossValidatedF1 {
     pub cleaner: String,
@@ -262,13 +269,14 @@ fn training_table(md: &mut String, report: &CleaningReport) {
     let _ = writeln!(md, "\n## F1 on the training sets\n");
     let _ = writeln!(
         md,
-        "The sets settings are chosen on (`indexer eval tune-cleaner`). A cleaner's row here is in-sample for \
-         the settings chosen on these pages; the cross-validated row scores each page with the settings \
-         chosen on the other folds, the estimate to compare with the test sets.\n"
+        "The sets settings are chosen and models fitted on (`indexer eval tune-cleaner`, `indexer eval \
+         train-blocks`). A cleaner's row here is in-sample for the settings chosen (the model fitted) on these \
+         pages; a cross-validated row scores each page with the settings chosen (the model fitted) on the \
+         other folds, the estimate to compare with the test sets.\n"
     );
     let _ = writeln!(md, "| cleaner | {} | mean |", sets.join(" | "));
     let _ = writeln!(md, "|---|{}---|", "---|".repeat(sets.len()));
-    if let Some(cv) = &report.cross_validated {
+    for cv in &report.cross_validated {
         let f1: Vec<Option<f64>> =
             sets.iter().map(|s| cv.sets.iter().find(|(name, _)| name == s).map(|&(_, f)| f)).collect();
         let cells: Vec<String> = f1.iter().map(|f| f.map_or("–".into(), |f| format!("**{f:.3}**"))).collect();
@@ -287,7 +295,7 @@ fn training_table(md: &mut String, report: &CleaningReport) {
         let mean = report.mean_f1_over(cleaner, sets).map_or("–".into(), |m| format!("{m:.3}"));
         // The tuned cleaner's rows: its name, or its name with a placement ("docview, headline
         // inline"); not another cleaner sharing the prefix (docview-paper).
-        let tuned = report.cross_validated.as_ref().is_some_and(|cv| {
+        let tuned = report.cross_validated.iter().any(|cv| {
             cleaner == &cv.cleaner
                 || cleaner.strip_prefix(cv.cleaner.as_str()).is_some_and(|rest| rest.starts_with(", "))
         });
@@ -431,7 +439,7 @@ mod tests {
             parse_floor: vec![500.0, 250.4],
             set_pages: vec![1, 1],
             training_sets: vec!["t".into()],
-            cross_validated: Some(CrossValidatedF1 { cleaner: "x".into(), folds: 5, sets: vec![("t".into(), 0.5)] }),
+            cross_validated: vec![CrossValidatedF1 { cleaner: "x".into(), folds: 5, sets: vec![("t".into(), 0.5)] }],
         };
         let mut with_training = report.clone();
         with_training.cells.push(CleaningCell { set: "t".into(), score: score("x", 9) });

@@ -165,20 +165,24 @@ pub fn run_cleaning_table(options: CleaningTableOptions, out: &mut dyn Write) ->
                 r
             })
             .collect();
-        let cross_validated = match &config.training_report {
-            Some(path) if path.is_file() => Some(read_cross_validated(path)?),
-            Some(path) => {
-                if !options.json {
+        let mut cross_validated = Vec::new();
+        let reports = [
+            (&config.training_report, "indexer eval tune-cleaner"),
+            (&config.blocks_report, "indexer eval train-blocks"),
+        ];
+        for (path, command) in reports {
+            match path {
+                Some(path) if path.is_file() => cross_validated.push(read_cross_validated(path)?),
+                Some(path) if !options.json => {
                     writeln!(
                         out,
-                        "(no tuning report at {}: the table has no cross-validated row; `indexer eval tune-cleaner` writes it)",
+                        "(no report at {}: the table lacks its cross-validated row; `{command}` writes it)",
                         path.display()
                     )?;
                 }
-                None
+                _ => {}
             }
-            None => None,
-        };
+        }
         let names = |training: bool| -> Vec<String> {
             sets.iter().filter(|(_, t)| *t == training).map(|(s, _)| s.name.clone()).collect()
         };
@@ -222,7 +226,8 @@ pub fn run_cleaning_table(options: CleaningTableOptions, out: &mut dyn Write) ->
     Ok(())
 }
 
-/// The cross-validated F1 of a tuning report (`indexer eval tune-cleaner`'s report.json).
+/// The cross-validated F1 of a tuning or training report (the report.json of `indexer eval
+/// tune-cleaner` or `indexer eval train-blocks`).
 fn read_cross_validated(path: &Path) -> Result<CrossValidatedF1, CleanEvalError> {
     let error = |message: String| CleanEvalError { path: path.display().to_string(), message };
     let text = std::fs::read_to_string(path).map_err(|e| error(format!("cannot read: {e}")))?;
@@ -230,6 +235,6 @@ fn read_cross_validated(path: &Path) -> Result<CrossValidatedF1, CleanEvalError>
     let cv = json
         .get("cross_validated")
         .cloned()
-        .ok_or_else(|| error("no `cross_validated` field; run `indexer eval tune-cleaner` again".to_string()))?;
+        .ok_or_else(|| error("no `cross_validated` field; run the command that wrote it again".to_string()))?;
     serde_json::from_value(cv).map_err(|e| error(format!("`cross_validated` is not as expected: {e}")))
 }

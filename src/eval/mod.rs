@@ -11,6 +11,7 @@ pub mod report;
 pub mod run;
 pub mod score;
 pub mod stats;
+pub mod train_blocks;
 pub mod train_mountain;
 pub mod tune;
 pub mod tune_cleaner;

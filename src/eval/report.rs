@@ -232,14 +232,21 @@ fn markdown(report: &CollectionReport, command: &str) -> String {
         );
     }
     let s = &report.settings;
+    let boosts = |boosts: &std::collections::BTreeMap<String, f32>| {
+        let listed: Vec<String> = boosts.iter().map(|(field, boost)| format!("{field} {boost}")).collect();
+        if listed.is_empty() { String::new() } else { format!(" (boosts: {})", listed.join(", ")) }
+    };
     let _ = writeln!(
         md,
-        "\nSearch settings: abstract BM25 k1 {} b {}, full text k1 {} b {}; tiered: {} (abstract weight {}, rrf k {}, depth {}); \
+        "\nSearch settings: query k3 {}; abstract BM25 k1 {} b {}{}, full text k1 {} b {}{}; tiered: {} (abstract weight {}, rrf k {}, depth {}); \
          feedback: RM3, {} documents, {} terms, original weight {}. Chosen: {}",
+        s.query.k3,
         s.abstract_index.k1,
         s.abstract_index.b,
+        boosts(&s.abstract_index.boosts),
         s.fulltext.k1,
         s.fulltext.b,
+        boosts(&s.fulltext.boosts),
         s.tiered.method.name(),
         s.tiered.abstract_weight,
         s.tiered.rrf_k,

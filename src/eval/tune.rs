@@ -4,9 +4,10 @@
 //! mean over them of the mean of P@10, MAP and nDCG@10) and then scored on the held-out
 //! collection, which had no say in it. The shipped setting is then chosen the same way on all
 //! the collections together: its figure on any one of them is in-sample, the held-out figures
-//! are the honest estimate. The choice goes in stages, each given the ones before it: the
-//! abstract index's BM25 k1, b and field boosts; the full-text index's; the tiered search's
-//! fusion; feedback for the tiered search.
+//! are the honest estimate. The choice goes in stages, each given the ones before it: how
+//! repeated query words weigh (BM25's k3, scored on the tiered search); the abstract index's BM25 k1, b
+//! and field boosts; the full-text index's; the tiered search's fusion; feedback for the
+//! tiered search.
 
 use std::collections::{BTreeMap, HashMap};
 use std::fmt::Write as _;
@@ -60,6 +61,9 @@ impl Scores {
 /// The searches a stage chooses for.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize)]
 pub enum Stage {
+    /// How repeated query words weigh (BM25's k3), for every search (scored on the tiered
+    /// search).
+    Query,
     Abstract,
     Fulltext,
     Fusion,
@@ -67,19 +71,23 @@ pub enum Stage {
 }
 
 impl Stage {
-    const ALL: [Stage; 4] = [Stage::Abstract, Stage::Fulltext, Stage::Fusion, Stage::Feedback];
+    /// The stages in the order they choose.
+    const ALL: [Stage; 5] = [Stage::Query, Stage::Abstract, Stage::Fulltext, Stage::Fusion, Stage::Feedback];
+    /// The searches reported.
+    const SEARCHES: [Stage; 4] = [Stage::Abstract, Stage::Fulltext, Stage::Fusion, Stage::Feedback];
 
     fn request(self, depth: usize) -> SearchRequest<'static> {
         let choice = match self {
             Stage::Abstract => IndexChoice::Abstract,
             Stage::Fulltext => IndexChoice::Fulltext,
-            Stage::Fusion | Stage::Feedback => IndexChoice::Tiered,
+            Stage::Query | Stage::Fusion | Stage::Feedback => IndexChoice::Tiered,
         };
         SearchRequest { choice, limit: depth, category: None, feedback: self == Stage::Feedback }
     }
 
     pub fn name(self) -> &'static str {
         match self {
+            Stage::Query => "query",
             Stage::Abstract => "abstract",
             Stage::Fulltext => "fulltext",
             Stage::Fusion => "tiered",
@@ -91,8 +99,15 @@ impl Stage {
     fn grid(self, base: &SearchSettings) -> Vec<SearchSettings> {
         let mut out = Vec::new();
         match self {
+            Stage::Query => {
+                for k3 in [0.0, 1.0, 3.0, 10.0, 1000.0] {
+                    let mut s = base.clone();
+                    s.query.k3 = k3;
+                    out.push(s);
+                }
+            }
             Stage::Abstract => {
-                for k1 in [0.6, 0.9, 1.2, 1.6] {
+                for k1 in [0.6, 0.9, 1.2, 1.6, 2.0] {
                     for b in [0.3, 0.5, 0.75, 0.9] {
                         for title in [0.25, 0.5, 1.0] {
                             for keywords in [0.0, 0.25, 0.5] {
@@ -111,22 +126,29 @@ impl Stage {
                 }
             }
             Stage::Fulltext => {
-                for k1 in [0.6, 0.9, 1.2, 1.6] {
-                    for b in [0.3, 0.5, 0.75, 0.9] {
-                        for title in [0.5, 1.0, 2.0] {
-                            let mut s = base.clone();
-                            s.fulltext.k1 = k1;
-                            s.fulltext.b = b;
-                            s.fulltext.boosts =
-                                BTreeMap::from([("title".to_string(), title), ("body".to_string(), 1.0)]);
-                            out.push(s);
+                // The topic content at weight 1; the raw page's text (template included) and
+                // the title weighed against it, the raw text 0 to as much.
+                for k1 in [0.9, 1.2, 1.6, 2.0] {
+                    for b in [0.3, 0.5, 0.75] {
+                        for title in [0.25, 0.5, 1.0] {
+                            for body in [0.0, 0.1, 0.25, 0.5, 1.0] {
+                                let mut s = base.clone();
+                                s.fulltext.k1 = k1;
+                                s.fulltext.b = b;
+                                s.fulltext.boosts = BTreeMap::from([
+                                    ("title".to_string(), title),
+                                    ("body".to_string(), body),
+                                    ("topic".to_string(), 1.0),
+                                ]);
+                                out.push(s);
+                            }
                         }
                     }
                 }
             }
             Stage::Fusion => {
                 for method in [FusionMethod::Rrf, FusionMethod::Combsum] {
-                    for weight in [0.5, 0.6, 0.7, 0.8, 0.85, 0.9, 0.95, 1.0] {
+                    for weight in [0.2, 0.3, 0.4, 0.5, 0.6, 0.7, 0.8, 0.9, 1.0] {
                         let mut s = base.clone();
                         s.tiered.method = method;
                         s.tiered.abstract_weight = weight;
@@ -241,7 +263,7 @@ impl Tuner<'_> {
         settings: &SearchSettings,
     ) -> Result<BTreeMap<&'static str, Scores>, TuneError> {
         let mut out = BTreeMap::new();
-        for stage in Stage::ALL {
+        for stage in Stage::SEARCHES {
             out.insert(stage.name(), self.score(c, settings, stage)?);
         }
         Ok(out)
@@ -253,10 +275,10 @@ impl Tuner<'_> {
 fn relevant(settings: &SearchSettings, stage: Stage) -> serde_json::Value {
     let s = settings;
     match stage {
-        Stage::Abstract => serde_json::json!([s.abstract_index]),
-        Stage::Fulltext => serde_json::json!([s.fulltext]),
-        Stage::Fusion => serde_json::json!([s.abstract_index, s.fulltext, s.tiered]),
-        Stage::Feedback => serde_json::json!([s.abstract_index, s.fulltext, s.tiered, s.feedback]),
+        Stage::Abstract => serde_json::json!([s.query, s.abstract_index]),
+        Stage::Fulltext => serde_json::json!([s.query, s.fulltext]),
+        Stage::Query | Stage::Fusion => serde_json::json!([s.query, s.abstract_index, s.fulltext, s.tiered]),
+        Stage::Feedback => serde_json::json!([s.query, s.abstract_index, s.fulltext, s.tiered, s.feedback]),
     }
 }
 
@@ -294,7 +316,7 @@ pub fn tune(
     let evaluations = tuner.cache.len();
     let mut chosen = chosen;
     chosen.chosen_by = format!(
-        "leave-one-collection-out over {} (ir-web, noisy pages) with `indexer eval tune`: each value maximises the mean over the collections of (P@10 + MAP + nDCG@10) / 3, in stages (abstract index k1, b and boosts; full-text index k1, b and title boost; the tiered search's fusion; feedback on the tiered search); these are the values chosen on all of them, so figures with them on those collections are in-sample; the held-out figures are in the README",
+        "leave-one-collection-out over {} (ir-web, noisy pages) with `indexer eval tune`: each value maximises the mean over the collections of (P@10 + MAP + nDCG@10) / 3, in stages (query-term saturation k3; abstract index k1, b and boosts; full-text index k1, b, title and raw-text boosts against the topic content's; the tiered search's fusion; feedback on the tiered search); these are the values chosen on all of them, so figures with them on those collections are in-sample; the held-out figures are in the README",
         names.join(", ")
     );
     Ok(TuneReport {
@@ -321,7 +343,7 @@ pub fn markdown(report: &TuneReport, command: &str) -> String {
     let _ = writeln!(md, "| collection | search | P@10 before / held out / in-sample | MAP | nDCG@10 |");
     let _ = writeln!(md, "|---|---|---|---|---|");
     for fold in &report.folds {
-        for stage in Stage::ALL {
+        for stage in Stage::SEARCHES {
             let name = stage.name();
             let (b, h, i) = (fold.before[name], fold.held_out[name], fold.in_sample[name]);
             let _ = writeln!(
@@ -334,15 +356,16 @@ pub fn markdown(report: &TuneReport, command: &str) -> String {
     let _ = writeln!(md, "\n## Settings chosen per fold\n");
     let _ = writeln!(
         md,
-        "| held out | abstract k1 / b / title / keywords | full text k1 / b / title | fusion | feedback docs / terms / original weight |"
+        "| held out | query k3 | abstract k1 / b / title / keywords | full text k1 / b / title / body / topic | fusion | feedback docs / terms / original weight |"
     );
-    let _ = writeln!(md, "|---|---|---|---|---|");
+    let _ = writeln!(md, "|---|---|---|---|---|---|");
     let row = |md: &mut String, label: &str, s: &SearchSettings| {
         let boost =
             |m: &BTreeMap<String, f32>, f: &str| m.get(f).map(|b| b.to_string()).unwrap_or_else(|| "schema".into());
         let _ = writeln!(
             md,
-            "| {label} | {} / {} / {} / {} | {} / {} / {} | {} w {} | {} / {} / {} |",
+            "| {label} | {} | {} / {} / {} / {} | {} / {} / {} / {} / {} | {} w {} | {} / {} / {} |",
+            s.query.k3,
             s.abstract_index.k1,
             s.abstract_index.b,
             boost(&s.abstract_index.boosts, "title"),
@@ -350,6 +373,8 @@ pub fn markdown(report: &TuneReport, command: &str) -> String {
             s.fulltext.k1,
             s.fulltext.b,
             boost(&s.fulltext.boosts, "title"),
+            boost(&s.fulltext.boosts, "body"),
+            boost(&s.fulltext.boosts, "topic"),
             s.tiered.method.name(),
             s.tiered.abstract_weight,
             s.feedback.docs,

@@ -3,7 +3,7 @@
 //!
 //! Each line has exactly the fields of the index's schema (`index-schema/<index>.json`), under
 //! the same names, with the values the build indexed: the DocView record's URL, title,
-//! keywords (joined by spaces, as indexed), abstract, page type and category code. The
+//! keywords (joined by spaces, as indexed), abstract, topic content, page type and category code. The
 //! Quickwit index configs `index-schema/quickwit/<index>.json` map these fields with the same
 //! stored and indexed choices.
 //!
@@ -80,6 +80,7 @@ pub fn document(schema: &IndexSchema, record: &DocView, visible_text: Option<&st
             FieldSource::Type => record.page_type.as_str().to_string(),
             // As the build indexes it: the title, then the visible text.
             FieldSource::Body => format!("{}\n{}", record.title, visible_text.unwrap_or_default()),
+            FieldSource::Topic => record.topic_content.clone(),
             // An unclassified page has no category, in the index as here.
             FieldSource::Category => match &record.classification_code {
                 Some(code) => code.clone(),

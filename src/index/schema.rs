@@ -42,6 +42,8 @@ pub enum FieldSource {
     Type,
     /// The visible text of the raw page.
     Body,
+    /// The DocView record's topic content (§4.2): the page's text without its template.
+    Topic,
     /// The content classification code (§6), a facet searches filter on.
     Category,
     /// The page's language, a BCP 47 primary subtag: a facet, and the languages a query is
@@ -211,10 +213,12 @@ mod tests {
         let a = IndexSchema::load(IndexKind::Abstract).unwrap();
         let f = IndexSchema::load(IndexKind::Fulltext).unwrap();
         assert_eq!(a.search_fields.len(), 3);
-        assert_eq!(f.search_fields.len(), 2);
+        assert_eq!(f.search_fields.len(), 3);
         assert!(a.summary.is_some() && f.summary.is_some());
         assert!(f.fields.iter().any(|(_, s)| *s == FieldSource::Body));
         assert!(!a.fields.iter().any(|(_, s)| *s == FieldSource::Body));
+        assert!(f.fields.iter().any(|(_, s)| *s == FieldSource::Topic));
+        assert!(!a.fields.iter().any(|(_, s)| *s == FieldSource::Topic));
         assert!(a.category.is_some() && f.category.is_some());
         assert!(a.language.is_some() && f.language.is_some());
     }

@@ -22,6 +22,8 @@ pub struct PageDocument {
     pub page_type: String,
     /// The visible text of the raw page (the full-text index's body).
     pub body: String,
+    /// The record's topic content: the page's text without its template.
+    pub topic: String,
     /// The content classification code; empty when the page was not classified.
     pub category: String,
     /// The page's language (BCP 47 primary subtag); empty when it has none.
@@ -35,6 +37,7 @@ impl PageDocument {
         PageDocument {
             body: format!("{}\n{}", record.title, visible_text),
             title: record.title,
+            topic: record.topic_content,
             keywords: record.keywords,
             summary: record.summary,
             page_type: record.page_type.as_str().to_string(),
@@ -52,6 +55,7 @@ impl PageDocument {
             FieldSource::Abstract => self.summary.clone(),
             FieldSource::Type => self.page_type.clone(),
             FieldSource::Body => self.body.clone(),
+            FieldSource::Topic => self.topic.clone(),
             FieldSource::Category => self.category.clone(),
             FieldSource::Language => self.lang.clone(),
         }

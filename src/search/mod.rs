@@ -44,7 +44,8 @@ pub use bm25::{Bm25Params, Bm25TermQuery};
 pub use feedback::expand_query;
 pub use fusion::fuse;
 pub use settings::{
-    DEFAULT_SETTINGS, FeedbackSettings, FusionMethod, FusionSettings, IndexSettings, SearchSettings, SettingsError,
+    DEFAULT_SETTINGS, FeedbackSettings, FusionMethod, FusionSettings, IndexSettings, QuerySettings, SearchSettings,
+    SettingsError,
 };
 pub use shards::Shards;
 pub use statistics::Bm25Statistics;
@@ -482,6 +483,20 @@ fn unique_terms(tokens: &[String]) -> WeightedTerms {
     tokens.iter().filter(|t| seen.insert(t.as_str())).map(|t| (t.clone(), 1.0)).collect()
 }
 
+/// The query's distinct terms in order of first appearance, each weighing as
+/// [`QuerySettings::term_weight`] says for the times the query has it.
+fn query_terms(tokens: &[String], settings: &QuerySettings) -> WeightedTerms {
+    let mut counts: HashMap<&str, f32> = HashMap::new();
+    for token in tokens {
+        *counts.entry(token.as_str()).or_default() += 1.0;
+    }
+    let mut terms = unique_terms(tokens);
+    for (term, weight) in &mut terms {
+        *weight = settings.term_weight(counts[term.as_str()]);
+    }
+    terms
+}
+
 /// The ranked pages of a search (without snippets or stored fields, except the text that
 /// feedback reads).
 pub(crate) fn rank_with(
@@ -490,7 +505,7 @@ pub(crate) fn rank_with(
     request: &SearchRequest,
 ) -> Result<Vec<Candidate>, SearchError> {
     let tokens = ranker.analyze(query)?;
-    let mut terms = unique_terms(&tokens);
+    let mut terms = query_terms(&tokens, &ranker.settings().query);
     if request.feedback && !terms.is_empty() {
         let settings = &ranker.settings().feedback;
         let first = rank_choice(ranker, &terms, request.choice, settings.docs, request.category)?;
@@ -681,6 +696,18 @@ impl Ranker for Collection {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn repeated_query_words_weigh_once_or_as_often_as_they_appear_by_k3() {
+        let tokens: Vec<String> = ["tide", "moon", "tide"].iter().map(|t| t.to_string()).collect();
+        let once = query_terms(&tokens, &QuerySettings { k3: 0.0 });
+        assert_eq!(once, vec![("tide".to_string(), 1.0), ("moon".to_string(), 1.0)]);
+        let counted = query_terms(&tokens, &QuerySettings { k3: 1000.0 });
+        assert_eq!(counted[1], ("moon".to_string(), 1.0));
+        assert!((counted[0].1 - 2.0).abs() < 0.01, "{counted:?}");
+        let saturated = query_terms(&tokens, &QuerySettings { k3: 1.0 });
+        assert!((saturated[0].1 - 4.0 / 3.0).abs() < 1e-6, "{saturated:?}");
+    }
 
     #[test]
     fn shorten_cuts_at_a_word() {

@@ -24,6 +24,27 @@ pub struct SearchSettings {
     pub fulltext: IndexSettings,
     pub tiered: FusionSettings,
     pub feedback: FeedbackSettings,
+    /// How a query's words weigh (absent in older files: each distinct word once).
+    #[serde(default)]
+    pub query: QuerySettings,
+}
+
+/// How the words of a query are weighed.
+#[derive(Debug, Clone, Default, PartialEq, Serialize, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct QuerySettings {
+    /// BM25's query-term saturation k3 (Robertson and Zaragoza 2009, §3.3): a word the query
+    /// has `qtf` times weighs (k3 + 1) · qtf / (k3 + qtf). 0 weighs each distinct word once;
+    /// a large k3 (1000) weighs it as often as the query repeats it, as Anserini's
+    /// bag-of-words queries do.
+    pub k3: f32,
+}
+
+impl QuerySettings {
+    /// The weight of a word the query has `count` times.
+    pub fn term_weight(&self, count: f32) -> f32 {
+        (self.k3 + 1.0) * count / (self.k3 + count)
+    }
 }
 
 /// BM25 parameters of one index, and field boosts that replace the schema's.
@@ -144,6 +165,9 @@ impl SearchSettings {
         let usable = (0.0..=1.0).contains(&t.abstract_weight) && t.rrf_k.is_finite() && t.rrf_k >= 0.0;
         if !usable || t.depth == 0 {
             return Err("[tiered] needs abstract_weight in [0, 1], rrf_k >= 0 and depth >= 1".into());
+        }
+        if !(self.query.k3.is_finite() && self.query.k3 >= 0.0) {
+            return Err("[query] needs k3 >= 0".into());
         }
         let f = &self.feedback;
         if f.docs == 0 || f.terms == 0 || !(0.0..=1.0).contains(&f.original_weight) {

@@ -1,0 +1,134 @@
+//! The learned block classifier (`cleaning.cleaner = "blocks"`): each content block of the
+//! tag tree (a container with terms of its own) is kept or dropped by gradient-boosted trees
+//! trained on the cleaning training sets (`indexer eval train-blocks`).
+//!
+//! Why: the `docview` cleaner's topic-root search picks one root and keeps what lies under it;
+//! on pages whose content is spread over several regions (service pages, documentation,
+//! pages of sections) it drops the rest, and on unseen pages its recall was the weak point.
+//! The classifier sees every block with the DocView quantities (§3: terms, anchor terms,
+//! images, block weight of Algorithm 1, similarity of its vector to the page's by Formula 2,
+//! block types, the central-area margin of §4.1), its place (depth, position, tag, class and
+//! id words, its ancestors' and neighbours' figures) and the `docview` cleaner's judgement
+//! (kept or not, inside its topic root or how far from it, inside the headline's
+//! `<article>`/`<main>`), so it can add the regions the root search missed and drop the boxes
+//! it kept.
+//!
+//! The result is a [`TopicContent`] over the same tree: abstracts, keywords and fingerprints
+//! are built on it as on any cleaner's. The page type is the `docview` cleaner's (§4.1 as that
+//! cleaner applies it). The title heading's block, when it holds nothing but the headline
+//! and blocks without
+//! terms (no label can be learned for them: the headline is written apart by extraction, and
+//! the labels are text) stay as `docview` decided, so the DocView record keeps its headline.
+
+mod features;
+mod model;
+
+pub use features::{block_features, blocks, feature_names, vocabulary_word};
+pub use model::{BlockModel, DEFAULT_MODEL_JSON, ModelError, Tree};
+
+use super::{BlockWeights, Layout, TopicContent};
+use crate::tagtree::{NodeId, TagTree};
+
+/// Whether block `id` holds nothing but the page's headline (the title heading's own items).
+pub fn is_bare_headline(tree: &TagTree, layout: &Layout, id: NodeId) -> bool {
+    layout.headline(tree).is_some_and(|(node, tag)| node == id && tag.terms >= tree.nodes[id].own.terms)
+}
+
+/// The topic content the model keeps, from the `docview` cleaner's `docview` of the same tree
+/// read with the same `layout`.
+pub fn clean_blocks(
+    tree: &TagTree,
+    layout: &Layout,
+    weights: &BlockWeights,
+    docview: &TopicContent,
+    model: &BlockModel,
+    threshold: f64,
+) -> TopicContent {
+    let ids = blocks(tree);
+    let width = model.features.len();
+    let rows = block_features(tree, layout, weights, docview, &model.vocabulary, &ids);
+    // Blocks without terms (pictures of a gallery) stay as `docview` decided: the labels are
+    // text, and nothing was learned about them.
+    let pictures = docview.nodes.iter().copied().filter(|&id| tree.nodes[id].own.terms == 0);
+    let kept: Vec<NodeId> = ids
+        .iter()
+        .enumerate()
+        .filter(|&(b, &id)| {
+            if is_bare_headline(tree, layout, id) {
+                docview.keep[id]
+            } else {
+                model.probability(&rows[b * width..(b + 1) * width]) >= threshold
+            }
+        })
+        .map(|(_, &id)| id)
+        .chain(pictures)
+        .collect();
+    TopicContent::new(tree, layout, docview.page_type, kept)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::clean::{CleanerKind, block_weights, clean_page};
+    use crate::config::Config;
+
+    /// A model of one tree splitting on feature `name` at `at`: content above when `above`,
+    /// below otherwise.
+    fn stump(name: &str, at: f64, above: bool) -> BlockModel {
+        let sign = if above { 1.0 } else { -1.0 };
+        let features = feature_names(&[]);
+        let f = features.iter().position(|n| n == name).unwrap() as i32;
+        BlockModel {
+            protocol: "test".into(),
+            vocabulary: Vec::new(),
+            features,
+            base_score: 0.0,
+            trees: vec![Tree {
+                feature: vec![f, -1, -1],
+                threshold: vec![at, 0.0, 0.0],
+                left: vec![1, 0, 0],
+                right: vec![2, 0, 0],
+                value: vec![0.0, -5.0 * sign, 5.0 * sign],
+            }],
+            threshold: 0.5,
+            examples: 0,
+            positives: 0,
+        }
+    }
+
+    const PAGE: &str = "<html><head><title>Terns return</title></head><body>\
+        <nav><a href=/a>Home</a> <a href=/b>World</a> <a href=/c>Sports</a> <a href=/d>Science</a></nav>\
+        <article><h1>Terns return</h1><p>The terns came back to the bay this spring, after ten years away. \
+        Volunteers who watched the colony daily counted three hundred nests, and most held eggs.</p></article>\
+        <div class=more><p>Another region of the page with running text the root search does not take in, \
+        though it reads like the story's own paragraphs.</p></div></body></html>";
+
+    #[test]
+    fn a_model_that_copies_docview_keeps_what_docview_keeps() {
+        let config = Config::default();
+        let tree = TagTree::with_default_config(PAGE);
+        let layout = Layout::of(&tree, &config.layout);
+        let weights = block_weights(&tree, &config.block_weight);
+        let docview = clean_page(&tree, &layout, &weights, CleanerKind::DocView, &config);
+        let content = clean_blocks(&tree, &layout, &weights, &docview, &stump("docview_kept", 0.5, true), 0.5);
+        assert_eq!(content.nodes, docview.nodes);
+        assert_eq!(content.page_type, docview.page_type);
+    }
+
+    #[test]
+    fn a_model_keeps_blocks_by_their_features_and_the_headline_stays_with_docview() {
+        let config = Config::default();
+        let tree = TagTree::with_default_config(PAGE);
+        let layout = Layout::of(&tree, &config.layout);
+        let weights = block_weights(&tree, &config.block_weight);
+        let docview = clean_page(&tree, &layout, &weights, CleanerKind::DocView, &config);
+        // Running text of its own: every paragraph, not the menu.
+        let content = clean_blocks(&tree, &layout, &weights, &docview, &stump("link_density", 0.5, false), 0.5);
+        let text = content.text(&tree);
+        assert!(text.contains("terns came back") && text.contains("Another region"), "{text}");
+        assert!(!text.contains("Sports"), "{text}");
+        let features = block_features(&tree, &layout, &weights, &docview, &[], &blocks(&tree));
+        assert_eq!(features.len(), blocks(&tree).len() * feature_names(&[]).len());
+        assert!(features.iter().all(|v| v.is_finite()));
+    }
+}
