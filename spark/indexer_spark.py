@@ -40,6 +40,7 @@ import subprocess
 import sys
 import tempfile
 import time
+import urllib.parse
 import uuid
 
 # --- pure functions: the build's read order and the replica resolution -------------------
@@ -111,15 +112,69 @@ def minhash_similarity(a, b):
     return sum(1 for x, y in zip(a, b) if x == y) / len(a)
 
 
-def resolve(candidates, threshold):
+def site_of(url):
+    """The site of a URL as the build's detector takes it (src/clean/mod.rs `site_of`): the
+    lower-case host; the URL itself for file URLs and URLs without a host."""
+    try:
+        parts = urllib.parse.urlsplit(url)
+    except ValueError:
+        return url
+    if parts.scheme == "file" or not parts.hostname:
+        return url
+    return parts.hostname.lower()
+
+
+class PairRule:
+    """src/replicas/signature.rs `PairRule`: resemblance J ≥ `resemblance`, or the estimated
+    containment of the smaller shingle set in the larger, J (a + b) / ((1 + J) min(a, b)),
+    ≥ `containment` at a size ratio min / max ≥ `min_ratio`; unknown sizes (0): J alone."""
+
+    def __init__(self, resemblance, containment=1.0, min_ratio=1.0):
+        self.resemblance, self.containment, self.min_ratio = resemblance, containment, min_ratio
+
+    def accepts(self, j, a, b):
+        if j >= self.resemblance:
+            return True
+        small, large = min(a or 0, b or 0), max(a or 0, b or 0)
+        if small == 0 or j <= 0:
+            return False
+        return min(1.0, j * (small + large) / ((1 + j) * small)) >= self.containment and small / large >= self.min_ratio
+
+
+class NearRule:
+    """src/replicas/signature.rs `NearRule`: one PairRule for pages of one site, one for two."""
+
+    def __init__(self, same_site, cross_site, length=None):
+        # `length`: the hashes the build's LSH index compares (its bands × band width).
+        self.same_site, self.cross_site, self.length = same_site, cross_site, length
+
+    @staticmethod
+    def of(manifest):
+        def get(key):
+            return manifest.get(key, 1.0)
+        return NearRule(
+            PairRule(manifest["minhash_threshold"], get("containment_threshold"), get("containment_min_ratio")),
+            PairRule(manifest.get("cross_site_minhash_threshold", manifest["minhash_threshold"]),
+                     get("cross_site_containment_threshold"), get("cross_site_containment_min_ratio")),
+        )
+
+    def key(self):
+        return tuple(vars(r)[k] for r in (self.same_site, self.cross_site) for k in ("resemblance", "containment", "min_ratio"))
+
+    def accepts(self, same_site, j, a, b):
+        return (self.same_site if same_site else self.cross_site).accepts(j, a, b)
+
+
+def resolve(candidates, rule):
     """Decides the candidate rows as one build's replica detector would.
 
     `candidates`: rows sharing at least one join key with another row, each with its `rank`
     and `keys` (the shared ones only: a key no other row has cannot match). Rows are taken in
     rank order; a row whose URL was read before is a duplicate URL; otherwise it is an exact
     replica of a kept row with its exact MD5, else a near replica of the kept row with its
-    keyword fingerprint, or of the most similar kept row in one of its LSH buckets whose MinHash
-    similarity reaches `threshold` (ties: the earliest), else it is kept.
+    keyword fingerprint, or of the most similar kept row in one of its LSH buckets that `rule`
+    (a NearRule, or a number: a resemblance threshold alone) accepts (ties: the earliest), else
+    it is kept.
 
     A shard indexes the first copy of a URL in its own order. When one build would have kept
     another copy of that shard (two inputs of the shard holding the URL, read in another order
@@ -128,6 +183,8 @@ def resolve(candidates, threshold):
     Returns (removals, conflicts); a removal is a dict with the removed and kept rows' shard
     and URL and the kind (url, exact or near).
     """
+    if not isinstance(rule, NearRule):
+        rule = NearRule(PairRule(rule), PairRule(rule))
     seen_urls = {}
     stand_in = {}
     kept_exact, kept_keyword, buckets, kept_minhash = {}, {}, collections.defaultdict(list), {}
@@ -162,10 +219,15 @@ def resolve(candidates, threshold):
             for band in bands:
                 for kept in buckets.get(band, ()):
                     if kept["rank"] not in similar:
-                        similar[kept["rank"]] = (minhash_similarity(kept_minhash[kept["rank"]], row["minhash"]), kept)
+                        similar[kept["rank"]] = (
+                            minhash_similarity(kept_minhash[kept["rank"]][: rule.length], row["minhash"][: rule.length]),
+                            kept,
+                        )
             best = None
+            site = site_of(row["url"])
             for rank, (similarity, kept) in similar.items():
-                if similarity >= threshold and (best is None or (similarity, -rank) > (best[0], -best[1]["rank"])):
+                accepted = rule.accepts(site_of(kept["url"]) == site, similarity, kept.get("shingles"), row.get("shingles"))
+                if accepted and (best is None or (similarity, -rank) > (best[0], -best[1]["rank"])):
                     best = (similarity, kept)
             if best is not None:
                 match = (best[1], "near")
@@ -445,10 +507,12 @@ def main(argv=None):
     t = time.time()
     manifests = [m["manifest"] for m in metas]
     settings = {(m["batch_size"], m["parallel_files"], m["detector"], m["minhash_bands"], m["minhash_band_width"],
-                 m["minhash_threshold"]) for m in manifests}
+                 NearRule.of(m).key()) for m in manifests}
     if len(settings) != 1:
         raise SystemExit(f"indexer_spark: the shards were built with different settings: {sorted(settings)}")
-    batch_size, parallel_files, detector, bands, width, threshold = settings.pop()
+    batch_size, parallel_files, detector, bands, width, _ = settings.pop()
+    rule = NearRule.of(manifests[0])
+    rule.length = bands * width
     counts = [s["records"] for m in manifests for s in m["sources"]]
     starts = sc.broadcast(read_order(counts, batch_size, parallel_files))
 
@@ -473,7 +537,7 @@ def main(argv=None):
     # The candidates are decided on the driver, in read order: whether a page is kept depends
     # on the decisions before it (a removed page keeps nothing out), as in one build.
     t = time.time()
-    removals, conflicts = resolve(candidates, threshold)
+    removals, conflicts = resolve(candidates, rule)
     stages["resolve"] = time.time() - t
 
     # 4. Removal lists, applied by one task per changed shard.

@@ -8,13 +8,16 @@ import unittest
 
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
 
-from indexer_spark import contiguous_slices, join_keys, rank_of, read_order, resolve  # noqa: E402
+from indexer_spark import (  # noqa: E402
+    NearRule, PairRule, contiguous_slices, join_keys, rank_of, read_order, resolve, site_of,
+)
 
 BANDS, WIDTH = 4, 2
 
 
-def row(rank, url, shard=0, exact=None, minhash=None, keyword=None, duplicate_url=False):
+def row(rank, url, shard=0, exact=None, minhash=None, keyword=None, duplicate_url=False, shingles=None):
     r = {
+        "shingles": shingles,
         "rank": rank,
         "url": url,
         "url_digest": "d-" + url,
@@ -39,6 +42,7 @@ def with_shared_keys(rows):
 
 
 def removed(rows, threshold=0.75):
+    """`threshold`: a resemblance for every pair, or a NearRule."""
     removals, conflicts = resolve(with_shared_keys(rows), threshold)
     return {(r["removed"], r["kept"], r["kind"]) for r in removals}, conflicts
 
@@ -97,6 +101,30 @@ class Resolve(unittest.TestCase):
             result, _ = removed([row(0, first, minhash=pages[first]), row(1, second, minhash=pages[second]),
                                  row(2, "t", minhash=t)], threshold=0.7)
             self.assertEqual(result, {("t", first, "near")})
+
+    def test_pages_of_two_sites_take_the_cross_site_rule(self):
+        # As src/replicas/mod.rs: resemblance 5/8 is a replica across sites (≥ 0.5), not
+        # within one (< 0.85).
+        rule = NearRule(PairRule(0.85), PairRule(0.5))
+        a = [1, 2, 3, 4, 5, 6, 7, 8]
+        b = [1, 2, 3, 4, 5, 0, 0, 0]
+        same, _ = removed([row(0, "https://a.example/1", minhash=a), row(1, "https://A.example/2", minhash=b)], rule)
+        self.assertEqual(same, set())
+        cross, _ = removed([row(0, "https://a.example/1", minhash=a), row(1, "https://b.example/1", minhash=b)], rule)
+        self.assertEqual(cross, {("https://b.example/1", "https://a.example/1", "near")})
+        self.assertEqual(site_of("file:///x/y.html"), "file:///x/y.html")
+
+    def test_containment_takes_the_shingle_counts(self):
+        # J 0.5 with 50 and 100 shingles: containment 0.5 * 150 / (1.5 * 50) = 1, ratio 0.5.
+        rule = NearRule(PairRule(0.85, 0.9, 0.5), PairRule(0.85, 0.9, 0.5))
+        a = [1, 2, 3, 4, 5, 6, 7, 8]
+        b = [1, 2, 3, 4, 0, 0, 0, 0]
+        result, _ = removed([row(0, "https://a.example/1", minhash=a, shingles=100),
+                             row(1, "https://a.example/2", minhash=b, shingles=50)], rule)
+        self.assertEqual(result, {("https://a.example/2", "https://a.example/1", "near")})
+        # Sizes unknown (rows of an older shard): the resemblance alone.
+        result, _ = removed([row(0, "https://a.example/1", minhash=a), row(1, "https://a.example/2", minhash=b)], rule)
+        self.assertEqual(result, set())
 
     def test_keyword_fingerprints_join_on_equality(self):
         result, _ = removed([row(0, "a", keyword="k"), row(1, "b", keyword="k"), row(2, "c", keyword="j")])

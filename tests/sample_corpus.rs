@@ -76,6 +76,11 @@ fn sample_corpus_builds_and_answers_its_queries() {
     for (url, e) in expected.iter().filter(|(_, e)| e.replica_kind == "exact") {
         assert!(replicas.contains(&(url.clone(), e.replica_of.clone(), "exact".into())), "exact copy {url} not found");
     }
+    // Near replicas (the same article on another site with a credit box, another headline,
+    // trimmed paragraphs...) are all found too.
+    for (url, e) in expected.iter().filter(|(_, e)| e.replica_kind == "near") {
+        assert!(replicas.contains(&(url.clone(), e.replica_of.clone(), "near".into())), "near replica {url} not found");
+    }
     // No page is removed as a replica of a page it does not copy.
     for (removed, kept, _) in &replicas {
         let e = &expected[removed];

@@ -26,10 +26,27 @@ Negatives (label "0.5"): two different articles
   same-site   each inside a page of one site, as for the copies above
   teaser      two short items (one or two paragraphs) in one site's template, redrawn until
               their word-8-gram overlap is at least 0.4, as the copycat pairs were sampled
+  same-topic  an article and its nearest other article by tf-idf cosine of their words (stories of
+              one event from two outlets: Google News clusters in page-signal), each with template
+              lines of its own page; pairs sharing more than a tenth of the smaller's word 8-grams are
+              skipped (they may be wire copies, which would be replicas)
+  hub         an article in its site's template, and a hub page of that site: the article's
+              headline and first paragraph among the headlines and first paragraphs of 3-6 others
+  pages       page 1 and page 2 of one story split in two, each with the headline and the site's
+              template lines (a paginated article)
+  aggregator  an article in its site's template, and another site's page of teasers (headline and
+              first paragraph) of it and of 3-6 other articles, in that site's template
+  commentary  an article, and another site's article (in its own template) that quotes the first
+              one's longest paragraphs, up to a third of its words, between its own paragraphs
 
-Standard library only; deterministic for a seed. Usage:
+Every pair says whether its two pages are of one site (`same_site`): the copies and non-replicas
+inside one site's template are; syndicated copies and the random, quote, same-topic, aggregator and
+commentary pairs are not.
+
+Standard library only; deterministic for its seeds (each draws its own pairs, all written to one
+file: three seeds make the choices on it steadier than one). Usage:
   python3 eval/replica-benchmark/make_benchmark.py [--data ../shared/data/clean-train] [--pairs 600]
-      [--seed 2004] --out target/replica-benchmark.jsonl
+      [--negatives 120] [--seeds 2004,2005,2006] --out target/replica-benchmark.jsonl
 """
 
 import argparse
@@ -160,6 +177,46 @@ def overlap(pa, pb, n=8):
     return len(a & b) / max(1, min(len(a), len(b)))
 
 
+def tfidf_neighbours(articles):
+    """For each article, the index of its nearest other article by tf-idf cosine (bag of words)."""
+    import math
+    bags = []
+    df = {}
+    for a in articles:
+        bag = {}
+        for w in re.findall(r"\w+", " ".join(a["paras"]).lower()):
+            if len(w) > 2:
+                bag[w] = bag.get(w, 0) + 1
+        bags.append(bag)
+        for w in bag:
+            df[w] = df.get(w, 0) + 1
+    n = len(articles)
+    vectors, postings = [], {}
+    for i, bag in enumerate(bags):
+        v = {w: (1 + math.log(c)) * math.log(n / df[w]) for w, c in bag.items() if df[w] > 1}
+        norm_ = math.sqrt(sum(x * x for x in v.values())) or 1.0
+        v = {w: x / norm_ for w, x in v.items()}
+        vectors.append(v)
+        for w, x in v.items():
+            postings.setdefault(w, []).append((i, x))
+    return vectors, postings
+
+
+def nearest(i, vectors, postings, exclude):
+    scores = {}
+    for w, x in vectors[i].items():
+        if len(postings[w]) > 200:  # common words: slow, and little evidence of a shared topic
+            continue
+        for j, y in postings[w]:
+            if j != i:
+                scores[j] = scores.get(j, 0.0) + x * y
+    ranked = sorted(scores.items(), key=lambda kv: (-kv[1], kv[0]))
+    for j, _ in ranked:
+        if not exclude(j):
+            return j
+    return None
+
+
 def edit(rng, article, other, template):
     paras = list(article["paras"])
     kinds = rng.sample(["credit", "headline", "trim", "reorder", "boilerplate", "rewrite"], rng.choice([1, 2, 2, 3]))
@@ -207,19 +264,12 @@ def edit(rng, article, other, template):
     return kinds, paras
 
 
-def main():
-    here = os.path.dirname(os.path.abspath(__file__))
-    parser = argparse.ArgumentParser(description=__doc__.split("\n")[0])
-    parser.add_argument("--data", default=os.path.join(here, "..", "..", "..", "shared", "data", "clean-train"))
-    parser.add_argument("--pairs", type=int, default=600, help="positives, and as many negatives")
-    parser.add_argument("--seed", type=int, default=2004)
-    parser.add_argument("--out", required=True)
-    args = parser.parse_args()
-    rng = random.Random(args.seed)
-    articles = load(args.data)
+def generate(loaded, seed, args, templates):
+    """The pairs of one seed: `args.pairs` copies and `args.negatives` non-replicas of each kind."""
+    rng = random.Random(seed)
+    articles = list(loaded)
     rng.shuffle(articles)
     out = []
-    templates = {}
 
     def template_of(article):
         if article["id"] not in templates:
@@ -250,14 +300,18 @@ def main():
             template = template_chunk(rng, template_of(a), int(words(a["paras"]) * rng.uniform(0.3, 8.0)))
             src, copy = site_page(a["paras"], template), site_page(copy, template)
             kinds = ["same-site"] + kinds
-        out.append({"pair_id": f"pos-{k}", "label_raw": "3", "edits": kinds,
+        out.append({"pair_id": f"{seed}-pos-{k}", "label_raw": "3", "edits": kinds,
+                    "same_site": kinds[0] == "same-site",
                     "src_doc": "\n".join(src), "target_doc": "\n".join(copy)})
-    for k in range(args.pairs):
+    kinds = ["random", "template", "quote", "same-site", "teaser", "same-topic", "hub", "pages", "aggregator",
+             "commentary"]
+    vectors, postings = None, None
+    for k in range(args.negatives * len(kinds)):
         a = articles[rng.randrange(len(articles))]
         b = articles[rng.randrange(len(articles))]
         while b["id"] == a["id"]:
             b = articles[rng.randrange(len(articles))]
-        kind = ["random", "template", "quote", "same-site", "teaser"][k % 5]
+        kind = kinds[k % len(kinds)]
         pa, pb = list(a["paras"]), list(b["paras"])
         if kind == "template":
             chunk = template_chunk(rng, template_of(a), int(min(words(pa), words(pb)) * rng.uniform(0.2, 1.5)))
@@ -277,13 +331,73 @@ def main():
                 pa, pb = site_page(a["paras"][:rng.choice([1, 2])], template), site_page(b["paras"][:rng.choice([1, 2])], template)
                 if overlap(pa, pb) >= 0.4:
                     break
-        out.append({"pair_id": f"neg-{k}", "label_raw": "0.5", "edits": [kind],
+        elif kind == "same-topic":
+            if vectors is None:
+                vectors, postings = tfidf_neighbours(articles)
+            i = articles.index(a)
+            j = nearest(i, vectors, postings, lambda j: overlap(articles[j]["paras"], pa) > 0.1)
+            b = articles[j] if j is not None else b
+            pb = list(b["paras"])
+            size = int(min(words(pa), words(pb)) * rng.uniform(0.2, 1.0))
+            pa = site_page(pa, template_chunk(rng, template_of(a), size))
+            pb = site_page(pb, template_chunk(rng, template_of(b), size))
+        elif kind == "hub":
+            others = [articles[rng.randrange(len(articles))] for _ in range(rng.randint(3, 6))]
+            items = [[x["paras"][0], x["paras"][1]] for x in others]
+            items.insert(rng.randrange(len(items) + 1), pa[:2])
+            template = template_chunk(rng, template_of(a), int(words(pa) * rng.uniform(0.2, 1.0)))
+            pa, pb = site_page(pa, template), site_page([p for item in items for p in item], template)
+        elif kind == "aggregator":
+            others = [articles[rng.randrange(len(articles))] for _ in range(rng.randint(3, 6))]
+            items = [[x["paras"][0], x["paras"][1]] for x in others]
+            items.insert(rng.randrange(len(items) + 1), pa[:2])
+            size = int(words(pa) * rng.uniform(0.2, 1.0))
+            pa = site_page(pa, template_chunk(rng, template_of(a), size))
+            pb = site_page([p for item in items for p in item], template_chunk(rng, template_of(b), size))
+        elif kind == "commentary":
+            quoted, count = [], 0
+            for p in sorted(pa[1:], key=lambda p: -len(p.split())):
+                if count + len(p.split()) > words(pa) / 3:
+                    break
+                quoted.append(p)
+                count += len(p.split())
+            quoted = quoted or [max(pa[1:], key=lambda p: len(p.split()))]
+            for p in quoted:
+                pb.insert(rng.randrange(1, len(pb) + 1), p)
+            size = int(words(pa) * rng.uniform(0.2, 1.0))
+            pa = site_page(pa, template_chunk(rng, template_of(a), size))
+            pb = site_page(pb, template_chunk(rng, template_of(b), size))
+        elif kind == "pages":
+            half = max(2, len(pa) // 2)
+            template = template_chunk(rng, template_of(a), int(words(pa) * rng.uniform(0.2, 1.0)))
+            pa, pb = site_page(pa[:half], template), site_page(pa[:1] + pa[half:], template)
+        out.append({"pair_id": f"{seed}-neg-{k}", "label_raw": "0.5", "edits": [kind],
+                    "same_site": kind not in ("random", "quote", "same-topic", "aggregator", "commentary"),
                     "src_doc": "\n".join(pa), "target_doc": "\n".join(pb)})
+    return out
+
+
+def main():
+    here = os.path.dirname(os.path.abspath(__file__))
+    parser = argparse.ArgumentParser(description=__doc__.split("\n")[0])
+    parser.add_argument("--data", default=os.path.join(here, "..", "..", "..", "shared", "data", "clean-train"))
+    parser.add_argument("--pairs", type=int, default=600, help="copies per seed")
+    parser.add_argument("--negatives", type=int, default=120, help="non-replicas of each kind per seed")
+    parser.add_argument("--seeds", default="2004,2005,2006",
+                        help="comma-separated; each seed draws its own pairs, all written to one file")
+    parser.add_argument("--out", required=True)
+    args = parser.parse_args()
+    loaded = load(args.data)
+    templates = {}
+    out = []
+    for seed in [int(x) for x in args.seeds.split(",")]:
+        out += generate(loaded, seed, args, templates)
     os.makedirs(os.path.dirname(os.path.abspath(args.out)), exist_ok=True)
     with open(args.out, "w", encoding="utf-8") as f:
         for pair in out:
             f.write(json.dumps(pair, ensure_ascii=False) + "\n")
-    print(f"{len(out)} pairs ({args.pairs} copies, {args.pairs} non-replicas) from {len(articles)} articles "
+    copies = sum(1 for pair in out if pair["label_raw"] == "3")
+    print(f"{len(out)} pairs ({copies} copies, {len(out) - copies} non-replicas) from {len(loaded)} articles "
           f"-> {args.out}")
 
 

@@ -18,10 +18,11 @@ use gaoya::minhash::{MinHashIndex, SmallVecContainer, calculate_minhash_params};
 use gaoya::simhash::SimHashIndex;
 use serde::Serialize;
 
+use crate::clean::site_of;
 use crate::config::ReplicaConfig;
 
 pub use fingerprint::{Fingerprint, exact_fingerprint, keyword_fingerprint, to_hex};
-pub use signature::{DetectorKind, NearSignature, Signer, shingles};
+pub use signature::{DetectorKind, NearRule, NearSignature, PairRule, Signer, shingles};
 pub use store::{
     SEEN_URLS_FILE, SIGNATURES_FILE, SeenUrls, SignatureWriter, StoreError, check_settings, load_detector,
 };
@@ -69,14 +70,42 @@ type BandBucket = SmallVecContainer<u32, 4>;
 /// Where near signatures are looked up.
 enum NearIndex {
     Keyword(HashMap<Fingerprint, u32>),
-    /// The index and the signature length it takes: gaoya's bands × band width, which for
-    /// some thresholds is a little under the hashes signed (126 of 128 at 0.55); its index
-    /// asserts the length, so signatures are cut to it.
-    MinHash(Box<MinHashIndex<u32, u32, BandBucket>>, usize),
+    /// The index (at the rule's candidate threshold), the signature length it takes (gaoya's
+    /// bands × band width, which for some thresholds is a little under the hashes signed: 126
+    /// of 128 at 0.55; its index asserts the length, so signatures are cut to it), the pair
+    /// decision, and each kept page's number of distinct shingles and site.
+    MinHash {
+        index: Box<MinHashIndex<u32, u32, BandBucket>>,
+        len: usize,
+        rule: NearRule,
+        shingles: Vec<u32>,
+        sites: Sites,
+    },
     SimHash {
         index: Box<SimHashIndex<u64, u32>>,
     },
     Off,
+}
+
+/// The site (host) of each kept page, as a small number per distinct site.
+#[derive(Default)]
+struct Sites {
+    ids: HashMap<String, u32>,
+    of_page: Vec<u32>,
+}
+
+impl Sites {
+    /// The site of `url`, if any page of it was kept.
+    fn find(&self, url: &str) -> Option<u32> {
+        self.ids.get(&site_of(url)).copied()
+    }
+
+    fn push(&mut self, ordinal: u32, url: &str) {
+        let next = self.ids.len() as u32;
+        let id = *self.ids.entry(site_of(url)).or_insert(next);
+        self.of_page.resize(ordinal as usize, u32::MAX);
+        self.of_page.push(id);
+    }
 }
 
 /// Streaming replica detection: feed pages in input order.
@@ -92,11 +121,16 @@ impl ReplicaDetector {
         let near = match kind {
             DetectorKind::DocView => NearIndex::Keyword(HashMap::new()),
             DetectorKind::MinHash => {
-                let (bands, width) = calculate_minhash_params(config.minhash_threshold, config.minhash_hashes);
-                NearIndex::MinHash(
-                    Box::new(MinHashIndex::new_index(bands, width, config.minhash_threshold)),
-                    bands * width,
-                )
+                let rule = NearRule::new(config);
+                let threshold = rule.candidate_threshold();
+                let (bands, width) = calculate_minhash_params(threshold, config.minhash_hashes);
+                NearIndex::MinHash {
+                    index: Box::new(MinHashIndex::new_index(bands, width, threshold)),
+                    len: bands * width,
+                    rule,
+                    shingles: Vec::new(),
+                    sites: Sites::default(),
+                }
             }
             DetectorKind::SimHash => {
                 // k + 2 blocks: pages within k bits share at least 2 whole blocks.
@@ -115,13 +149,23 @@ impl ReplicaDetector {
         }
         let near_match = match (&self.near, &fingerprints.near) {
             (NearIndex::Keyword(map), NearSignature::Keyword(f)) => map.get(f).copied(),
-            // The most similar kept page, ties to the earliest: gaoya's own `query_one`
-            // breaks ties by hash-set order, which varies between runs.
-            (NearIndex::MinHash(index, len), NearSignature::MinHash(signature)) => index
-                .query_owned_return_similarity(&signature[..(*len).min(signature.len())])
-                .into_iter()
-                .max_by(|a, b| a.1.total_cmp(&b.1).then(b.0.cmp(&a.0)))
-                .map(|(id, _)| id),
+            // The most similar kept page the rule accepts, ties to the earliest: gaoya's own
+            // `query_one` breaks ties by hash-set order, which varies between runs.
+            (
+                NearIndex::MinHash { index, len, rule, shingles, sites },
+                NearSignature::MinHash { values, shingles: count },
+            ) => {
+                let site = sites.find(url);
+                index
+                    .query_owned_return_similarity(&values[..(*len).min(values.len())])
+                    .into_iter()
+                    .filter(|&(id, resemblance)| {
+                        let same_site = site == Some(sites.of_page[id as usize]);
+                        rule.accepts(same_site, resemblance, shingles[id as usize], *count)
+                    })
+                    .max_by(|a, b| a.1.total_cmp(&b.1).then(b.0.cmp(&a.0)))
+                    .map(|(id, _)| id)
+            }
             (NearIndex::SimHash { index }, NearSignature::SimHash(signature)) => index
                 .query_return_distance(signature)
                 .into_iter()
@@ -148,8 +192,14 @@ impl ReplicaDetector {
             (NearIndex::Keyword(map), NearSignature::Keyword(f)) => {
                 map.insert(*f, ordinal);
             }
-            (NearIndex::MinHash(index, len), NearSignature::MinHash(signature)) => {
-                index.insert(ordinal, signature[..(*len).min(signature.len())].to_vec())
+            (
+                NearIndex::MinHash { index, len, shingles, sites, .. },
+                NearSignature::MinHash { values, shingles: count },
+            ) => {
+                index.insert(ordinal, values[..(*len).min(values.len())].to_vec());
+                shingles.resize(ordinal as usize, 0);
+                shingles.push(*count);
+                sites.push(ordinal, url);
             }
             (NearIndex::SimHash { index }, NearSignature::SimHash(signature)) => index.insert(ordinal, *signature),
             _ => {}
@@ -214,6 +264,54 @@ mod tests {
                 config.minhash_threshold
             );
         }
+    }
+
+    #[test]
+    fn pages_of_two_sites_need_less_resemblance_than_pages_of_one() {
+        let config =
+            ReplicaConfig { minhash_threshold: 0.85, cross_site_minhash_threshold: 0.4, ..ReplicaConfig::default() };
+        let signer = Signer::new(DetectorKind::MinHash, &config);
+        let sign = |terms: &[String]| PageFingerprints { exact: None, near: signer.sign(terms, &HashMap::new()) };
+        // The article, and a copy with as much text again added (a credit box, a comment
+        // thread): resemblance about 0.5.
+        let article = words(300, "w");
+        let mut copy = article.clone();
+        copy.extend(words(300, "extra"));
+        let mut d = ReplicaDetector::new(DetectorKind::MinHash, &config);
+        assert_eq!(d.check("https://a.example/story", &sign(&article)), Verdict::Unique);
+        assert_eq!(d.check("https://a.example/story?page=all", &sign(&copy)), Verdict::Unique);
+        assert_eq!(
+            d.check("https://b.example/reprint", &sign(&copy)),
+            Verdict::Replica { kept_url: "https://a.example/story?page=all".into(), kind: ReplicaKind::Near }
+        );
+        let mut d = ReplicaDetector::new(DetectorKind::MinHash, &config);
+        assert_eq!(d.check("https://a.example/story", &sign(&article)), Verdict::Unique);
+        assert_eq!(
+            d.check("https://b.example/reprint", &sign(&copy)),
+            Verdict::Replica { kept_url: "https://a.example/story".into(), kind: ReplicaKind::Near }
+        );
+    }
+
+    #[test]
+    fn containment_finds_a_trimmed_copy_and_the_size_ratio_keeps_a_teaser_out() {
+        let config = ReplicaConfig {
+            minhash_threshold: 0.85,
+            containment_threshold: 0.9,
+            containment_min_ratio: 0.5,
+            ..ReplicaConfig::default()
+        };
+        let signer = Signer::new(DetectorKind::MinHash, &config);
+        let sign = |terms: &[String]| PageFingerprints { exact: None, near: signer.sign(terms, &HashMap::new()) };
+        let article = words(400, "w");
+        let mut d = ReplicaDetector::new(DetectorKind::MinHash, &config);
+        assert_eq!(d.check("https://a.example/story", &sign(&article)), Verdict::Unique);
+        // Cut to its first 60%: resemblance 0.6, containment 1.
+        assert_eq!(
+            d.check("https://a.example/story-short", &sign(&article[..240])),
+            Verdict::Replica { kept_url: "https://a.example/story".into(), kind: ReplicaKind::Near }
+        );
+        // Its first fifth as a teaser: contained, but a fifth of the size.
+        assert_eq!(d.check("https://a.example/teaser", &sign(&article[..80])), Verdict::Unique);
     }
 
     #[test]

@@ -3,8 +3,13 @@
 //! 1997), an estimate of the Jaccard resemblance of the shingle sets, and SimHash (Charikar
 //! 2002, Manku et al. 2007), a 64-bit sketch compared by Hamming distance. Both come from the
 //! `gaoya` crate, with its LSH indexes for near-linear lookups.
+//!
+//! A MinHash signature also carries its page's number of distinct shingles, so that a pair's
+//! containment (Broder 1997: the share of one set inside the other) can be estimated from the
+//! resemblance without the texts: [`NearRule`].
 
-use std::collections::HashMap;
+use std::collections::{HashMap, HashSet};
+use std::hash::{BuildHasher, Hash};
 
 use gaoya::minhash::{MinHasher, MinHasher32};
 use gaoya::simhash::{SimHash, SimSipHasher64};
@@ -21,8 +26,88 @@ pub enum NearSignature {
     #[default]
     None,
     Keyword(Fingerprint),
-    MinHash(Vec<u32>),
+    /// The MinHash values and the page's number of distinct shingles (0: not known, for
+    /// signatures saved before it was recorded).
+    MinHash {
+        values: Vec<u32>,
+        shingles: u32,
+    },
     SimHash(u64),
+}
+
+/// One MinHash pair decision. Two pages are replicas when their estimated Jaccard resemblance
+/// J reaches `resemblance`, or when the estimated containment of the smaller shingle set in
+/// the larger, C = |A ∩ B| / min(|A|, |B|), reaches `containment` and the smaller set has at
+/// least `min_ratio` of the larger's shingles. With the set sizes a ≤ b,
+/// |A ∩ B| = J (a + b) / (1 + J), so C = J (a + b) / ((1 + J) a).
+///
+/// Resemblance falls as soon as one copy carries text the other lacks (a credit box, a
+/// trimmed paragraph, template lines left in); containment does not, and the size ratio keeps
+/// a short text that happens to sit inside a long page (a teaser on a hub) from counting.
+#[derive(Debug, Clone, Copy, PartialEq)]
+pub struct PairRule {
+    pub resemblance: f64,
+    pub containment: f64,
+    pub min_ratio: f64,
+}
+
+impl PairRule {
+    /// The lowest resemblance of a pair the rule accepts. At containment c and size ratio r,
+    /// J = c r / (1 + r − c r).
+    pub fn lowest_resemblance(&self) -> f64 {
+        let (c, r) = (self.containment, self.min_ratio);
+        let lowest = c * r / (1.0 + r - c * r);
+        if lowest.is_finite() { self.resemblance.min(lowest) } else { self.resemblance }
+    }
+
+    /// Whether a pair with estimated resemblance `resemblance` and `a`, `b` distinct shingles
+    /// is a replica; a count of 0 (unknown) leaves the resemblance alone to decide.
+    pub fn accepts(&self, resemblance: f64, a: u32, b: u32) -> bool {
+        if resemblance >= self.resemblance {
+            return true;
+        }
+        let (small, large) = (f64::from(a.min(b)), f64::from(a.max(b)));
+        if small == 0.0 || resemblance <= 0.0 {
+            return false;
+        }
+        let containment = (resemblance * (small + large) / ((1.0 + resemblance) * small)).min(1.0);
+        containment >= self.containment && small / large >= self.min_ratio
+    }
+}
+
+/// The MinHash detector's decision: one [`PairRule`] for two pages of one site, another for
+/// pages of different sites.
+#[derive(Debug, Clone, Copy, PartialEq)]
+pub struct NearRule {
+    pub same_site: PairRule,
+    pub cross_site: PairRule,
+}
+
+impl NearRule {
+    pub fn new(config: &ReplicaConfig) -> NearRule {
+        NearRule {
+            same_site: PairRule {
+                resemblance: config.minhash_threshold,
+                containment: config.containment_threshold,
+                min_ratio: config.containment_min_ratio,
+            },
+            cross_site: PairRule {
+                resemblance: config.cross_site_minhash_threshold,
+                containment: config.cross_site_containment_threshold,
+                min_ratio: config.cross_site_containment_min_ratio,
+            },
+        }
+    }
+
+    /// The threshold the LSH index looks candidates up at: the lowest resemblance either
+    /// rule accepts.
+    pub fn candidate_threshold(&self) -> f64 {
+        self.same_site.lowest_resemblance().min(self.cross_site.lowest_resemblance())
+    }
+
+    pub fn accepts(&self, same_site: bool, resemblance: f64, a: u32, b: u32) -> bool {
+        if same_site { &self.same_site } else { &self.cross_site }.accepts(resemblance, a, b)
+    }
 }
 
 /// Computes signatures; built once per build and shared by the worker threads.
@@ -74,7 +159,10 @@ impl Signer {
                 if terms.is_empty() {
                     return NearSignature::None;
                 }
-                NearSignature::MinHash(self.minhasher.create_signature(shingles(terms, self.shingle)))
+                NearSignature::MinHash {
+                    values: self.minhasher.create_signature(shingles(terms, self.shingle)),
+                    shingles: distinct_shingles(terms, self.shingle),
+                }
             }
             DetectorKind::SimHash => {
                 if terms.is_empty() {
@@ -84,6 +172,19 @@ impl Signer {
             }
         }
     }
+}
+
+/// The number of distinct shingles (by a 64-bit hash of each), saturating at `u32::MAX`.
+fn distinct_shingles(terms: &[String], k: usize) -> u32 {
+    let hasher = fnv::FnvBuildHasher::default();
+    let distinct: HashSet<u64> = shingles(terms, k)
+        .map(|shingle| {
+            let mut state = hasher.build_hasher();
+            shingle.hash(&mut state);
+            std::hash::Hasher::finish(&state)
+        })
+        .collect();
+    u32::try_from(distinct.len()).unwrap_or(u32::MAX)
 }
 
 /// Word shingles: every run of `k` consecutive terms (one shingle of all terms if fewer).
@@ -113,7 +214,7 @@ mod tests {
         let signer = Signer::new(DetectorKind::MinHash, &config);
         let base: String = (0..300).map(|i| format!("w{} ", i % 97 * 7 + i)).collect();
         let edited = base.replacen("w7 ", "changed ", 1);
-        let (NearSignature::MinHash(a), NearSignature::MinHash(b)) =
+        let (NearSignature::MinHash { values: a, .. }, NearSignature::MinHash { values: b, .. }) =
             (signer.sign(&words(&base), &HashMap::new()), signer.sign(&words(&edited), &HashMap::new()))
         else {
             panic!("no signature")
@@ -121,8 +222,37 @@ mod tests {
         let agree = a.iter().zip(&b).filter(|(x, y)| x == y).count() as f64 / a.len() as f64;
         assert!(agree > 0.9, "{agree}");
         let other: String = (0..300).map(|i| format!("v{i} ")).collect();
-        let NearSignature::MinHash(c) = signer.sign(&words(&other), &HashMap::new()) else { panic!() };
+        let NearSignature::MinHash { values: c, .. } = signer.sign(&words(&other), &HashMap::new()) else { panic!() };
         assert!(a.iter().zip(&c).filter(|(x, y)| x == y).count() < 5);
+    }
+
+    #[test]
+    fn distinct_shingles_count_repeated_text_once() {
+        assert_eq!(distinct_shingles(&words("a b c a b c a b c"), 3), 3);
+        assert_eq!(distinct_shingles(&words("a b"), 3), 1);
+    }
+
+    #[test]
+    fn the_rule_accepts_contained_copies_of_similar_size_only() {
+        let rule = PairRule { resemblance: 0.85, containment: 0.8, min_ratio: 0.5 };
+        // A copy with a box of a tenth of its size added: J = 100 / 110.
+        assert!(rule.accepts(100.0 / 110.0, 100, 110));
+        // A story cut to 60%: J 0.6, C 1.0, ratio 0.6.
+        assert!(rule.accepts(0.6, 60, 100));
+        // A teaser of 20 shingles inside a page of 100: C 1.0 but ratio 0.2.
+        assert!(!rule.accepts(0.2, 20, 100));
+        // Two pages of one size sharing half their shingles: J 1/3, C 0.5.
+        assert!(!rule.accepts(1.0 / 3.0, 100, 100));
+        // Unknown sizes: the resemblance alone.
+        assert!(!rule.accepts(0.6, 0, 100) && rule.accepts(0.9, 0, 0));
+        // The lowest resemblance it accepts: C 0.8 at ratio 0.5, J = 0.4 / 1.1.
+        assert!((rule.lowest_resemblance() - 0.4 / 1.1).abs() < 1e-12);
+        assert!(rule.accepts(0.4 / 1.1 + 1e-9, 50, 100));
+        let off = PairRule { resemblance: 0.85, containment: 1.0, min_ratio: 1.0 };
+        assert_eq!(off.lowest_resemblance(), 0.85);
+        let near = NearRule { same_site: off, cross_site: rule };
+        assert_eq!(near.candidate_threshold(), rule.lowest_resemblance());
+        assert!(near.accepts(false, 0.6, 60, 100) && !near.accepts(true, 0.6, 60, 100));
     }
 
     #[test]

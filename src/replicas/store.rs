@@ -4,7 +4,8 @@
 //! - `signatures.bin`: a header line (`indexer-signatures 1 ` and the `[replicas]` settings as
 //!   JSON), then one binary record per kept page, in the order the pages were kept: the URL,
 //!   the exact-copy fingerprint, the near-replica signature. Little-endian, lengths as `u32`.
-//!   About 560 bytes a page with MinHash's 128 hashes, 50 with the keyword fingerprint.
+//!   About 560 bytes a page with MinHash's 128 hashes (and the page's count of distinct
+//!   shingles, for the containment rule), 50 with the keyword fingerprint.
 //! - `seen-urls.bin`: the 16-byte MD5 of every URL read, for the duplicate-URL check.
 //!
 //! Both files are only ever appended to: an append copies them into its staging build first.
@@ -35,6 +36,9 @@ const NEAR_NONE: u8 = 0;
 const NEAR_KEYWORD: u8 = 1;
 const NEAR_MINHASH: u8 = 2;
 const NEAR_SIMHASH: u8 = 3;
+/// MinHash values with the page's count of distinct shingles; kind 2 (values alone) is still
+/// read, as a count of 0 (unknown).
+const NEAR_MINHASH_COUNTED: u8 = 4;
 
 /// The saved detector state cannot be written or used.
 #[derive(Debug, thiserror::Error)]
@@ -99,8 +103,9 @@ impl SignatureWriter {
                 record.push(NEAR_KEYWORD);
                 record.extend_from_slice(f);
             }
-            NearSignature::MinHash(values) => {
-                record.push(NEAR_MINHASH);
+            NearSignature::MinHash { values, shingles } => {
+                record.push(NEAR_MINHASH_COUNTED);
+                record.extend_from_slice(&shingles.to_le_bytes());
                 record.extend_from_slice(&(values.len() as u32).to_le_bytes());
                 for v in values {
                     record.extend_from_slice(&v.to_le_bytes());
@@ -171,13 +176,14 @@ pub fn load_detector(path: &Path, kind: DetectorKind, config: &ReplicaConfig) ->
         let near = match read_byte(&mut input).map_err(truncated)? {
             NEAR_NONE => NearSignature::None,
             NEAR_KEYWORD => NearSignature::Keyword(read_fingerprint(&mut input).map_err(truncated)?),
-            NEAR_MINHASH => {
+            kind @ (NEAR_MINHASH | NEAR_MINHASH_COUNTED) => {
+                let shingles = if kind == NEAR_MINHASH_COUNTED { read_u32(&mut input).map_err(truncated)? } else { 0 };
                 let n = read_u32(&mut input).map_err(truncated)?;
                 if n > MAX_MINHASH_VALUES {
                     return Err(corrupt(format!("record {record} has {n} MinHash values")));
                 }
                 let values = (0..n).map(|_| read_u32(&mut input)).collect::<Result<Vec<_>, _>>().map_err(truncated)?;
-                NearSignature::MinHash(values)
+                NearSignature::MinHash { values, shingles }
             }
             NEAR_SIMHASH => {
                 let mut bytes = [0u8; 8];
@@ -323,7 +329,10 @@ mod tests {
         writer
             .write(
                 "https://a.example/",
-                &PageFingerprints { exact: Some([1; 16]), near: NearSignature::MinHash(vec![7; 128]) },
+                &PageFingerprints {
+                    exact: Some([1; 16]),
+                    near: NearSignature::MinHash { values: vec![7; 128], shingles: 200 },
+                },
             )
             .unwrap();
         writer.finish().unwrap();

@@ -19,7 +19,7 @@ use md5::{Digest, Md5};
 use serde::{Deserialize, Serialize};
 
 use crate::config::Config;
-use crate::replicas::{DetectorKind, Fingerprint, NearSignature, PageFingerprints, to_hex};
+use crate::replicas::{DetectorKind, Fingerprint, NearRule, NearSignature, PageFingerprints, to_hex};
 
 /// One row per page read and processed by a shard build.
 pub const SHARD_SIGNATURES_FILE: &str = "signatures.jsonl";
@@ -48,16 +48,19 @@ pub struct ShardRow {
     /// bands it, and compared in full to the threshold.
     #[serde(skip_serializing_if = "Option::is_none")]
     pub minhash: Option<Vec<u32>>,
+    /// The page's number of distinct shingles, with `minhash`: the containment rule's sizes.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub shingles: Option<u32>,
     /// The shard had read this URL before: the page is not indexed, as in any build.
     pub duplicate_url: bool,
 }
 
 impl ShardRow {
     pub fn new(source: usize, record: usize, url: &str, fingerprints: &PageFingerprints, duplicate_url: bool) -> Self {
-        let (keyword, minhash) = match &fingerprints.near {
-            NearSignature::Keyword(f) => (Some(to_hex(f)), None),
-            NearSignature::MinHash(values) => (None, Some(values.clone())),
-            NearSignature::SimHash(_) | NearSignature::None => (None, None),
+        let (keyword, minhash, shingles) = match &fingerprints.near {
+            NearSignature::Keyword(f) => (Some(to_hex(f)), None, None),
+            NearSignature::MinHash { values, shingles } => (None, Some(values.clone()), Some(*shingles)),
+            NearSignature::SimHash(_) | NearSignature::None => (None, None, None),
         };
         let url_digest: Fingerprint = Md5::digest(url.as_bytes()).into();
         ShardRow {
@@ -68,6 +71,7 @@ impl ShardRow {
             exact: fingerprints.exact.as_ref().map(to_hex),
             keyword,
             minhash,
+            shingles,
             duplicate_url,
         }
     }
@@ -88,12 +92,23 @@ pub struct ShardManifest {
     /// The near-replica detector the signatures are of: `minhash`, `docview` or `off`.
     pub detector: String,
     pub minhash_threshold: f64,
-    /// The LSH bands of the build's MinHash index, and the hashes in each.
+    /// The containment rule ([`crate::replicas::NearRule`]); a manifest without them (an
+    /// older shard) leaves the resemblance alone to decide.
+    #[serde(default = "no_containment")]
+    pub containment_threshold: f64,
+    #[serde(default = "no_containment")]
+    pub containment_min_ratio: f64,
+    /// The LSH bands of the build's MinHash index (at the rule's candidate threshold), and the
+    /// hashes in each.
     pub minhash_bands: usize,
     pub minhash_band_width: usize,
     pub batch_size: usize,
     pub parallel_files: usize,
     pub sources: Vec<ShardSource>,
+}
+
+fn no_containment() -> f64 {
+    1.0
 }
 
 /// A detector a shard build cannot hand to the join: SimHash's lookup (block permutations)
@@ -126,12 +141,14 @@ impl ShardWriter {
     pub fn create(staging: &Path, sources: &[PathBuf], config: &Config) -> std::io::Result<ShardWriter> {
         let rows_path = staging.join(SHARD_SIGNATURES_FILE);
         let rows = BufWriter::new(File::create(&rows_path)?);
-        let (bands, width) =
-            calculate_minhash_params(config.replicas.minhash_threshold, config.replicas.minhash_hashes);
+        let rule = NearRule::new(&config.replicas);
+        let (bands, width) = calculate_minhash_params(rule.candidate_threshold(), config.replicas.minhash_hashes);
         let manifest = ShardManifest {
             format: SHARD_FORMAT,
             detector: config.replicas.detector.name().to_string(),
             minhash_threshold: config.replicas.minhash_threshold,
+            containment_threshold: config.replicas.containment_threshold,
+            containment_min_ratio: config.replicas.containment_min_ratio,
             minhash_bands: bands,
             minhash_band_width: width,
             batch_size: config.input.batch_size.max(1),
@@ -182,9 +199,12 @@ mod tests {
         let mut writer =
             ShardWriter::create(dir.path(), &[PathBuf::from("a.warc"), PathBuf::from("b.warc")], &config).unwrap();
         assert_eq!((writer.next_record(1), writer.next_record(1), writer.next_record(0)), (0, 1, 0));
-        let minhash = PageFingerprints { exact: Some([7; 16]), near: NearSignature::MinHash(vec![1, 2, 3]) };
+        let minhash = PageFingerprints {
+            exact: Some([7; 16]),
+            near: NearSignature::MinHash { values: vec![1, 2, 3], shingles: 40 },
+        };
         let row = ShardRow::new(1, 1, "https://a.example/", &minhash, false);
-        assert_eq!(row.minhash.as_deref(), Some(&[1, 2, 3][..]));
+        assert_eq!((row.minhash.as_deref(), row.shingles), (Some(&[1, 2, 3][..]), Some(40)));
         assert_eq!(row.exact.as_deref(), Some("07".repeat(16).as_str()));
         assert_eq!(row.url_digest.len(), 32);
         writer.write(&row).unwrap();

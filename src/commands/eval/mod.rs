@@ -111,7 +111,9 @@ pub enum EvalCommand {
         detector over the topic content and over the raw page text; --sweep adds the paper's \
         Table 2 (Percentage 10–100% × Interval 1–10) with heatmaps; --pairs adds precision, \
         recall and false-positive rate on human-judged pairs (JSON Lines with label_raw, \
-        src_doc, target_doc).\n\nExample: indexer eval replicas --config eval/replicas.toml --sweep")]
+        src_doc, target_doc, optionally same_site); --rule-sweep measures a grid of MinHash \
+        rules on those pairs and names the ones chosen (how the defaults were chosen on \
+        eval/replica-benchmark).\n\nExample: indexer eval replicas --config eval/replicas.toml --sweep")]
     Replicas(replicas::EvalReplicasArgs),
     /// The language identifier against the languages pages declare: accuracy and speed.
     #[command(long_about = "Measures the language identifier. Every page of the inputs (folders \
