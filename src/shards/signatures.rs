@@ -98,6 +98,14 @@ pub struct ShardManifest {
     pub containment_threshold: f64,
     #[serde(default = "no_containment")]
     pub containment_min_ratio: f64,
+    /// The rule between pages of two sites (`replicas.cross_site_*`); an older shard has none,
+    /// and its one rule holds across sites too.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub cross_site_minhash_threshold: Option<f64>,
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub cross_site_containment_threshold: Option<f64>,
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub cross_site_containment_min_ratio: Option<f64>,
     /// The LSH bands of the build's MinHash index (at the rule's candidate threshold), and the
     /// hashes in each.
     pub minhash_bands: usize,
@@ -149,6 +157,9 @@ impl ShardWriter {
             minhash_threshold: config.replicas.minhash_threshold,
             containment_threshold: config.replicas.containment_threshold,
             containment_min_ratio: config.replicas.containment_min_ratio,
+            cross_site_minhash_threshold: Some(config.replicas.cross_site_minhash_threshold),
+            cross_site_containment_threshold: Some(config.replicas.cross_site_containment_threshold),
+            cross_site_containment_min_ratio: Some(config.replicas.cross_site_containment_min_ratio),
             minhash_bands: bands,
             minhash_band_width: width,
             batch_size: config.input.batch_size.max(1),
@@ -221,6 +232,8 @@ mod tests {
             serde_json::from_str(&std::fs::read_to_string(dir.path().join(SHARD_MANIFEST_FILE)).unwrap()).unwrap();
         assert_eq!(manifest.sources.iter().map(|s| s.records).collect::<Vec<_>>(), [1, 2]);
         assert!(manifest.minhash_bands * manifest.minhash_band_width <= config.replicas.minhash_hashes);
+        // The join elsewhere (spark/) applies the rule between two sites from the manifest.
+        assert_eq!(manifest.cross_site_minhash_threshold, Some(config.replicas.cross_site_minhash_threshold));
         assert_eq!(manifest.batch_size, config.input.batch_size);
     }
 
