@@ -178,11 +178,21 @@ pub struct PageTypeConfig {
     /// an image's caption is usually a block of its own; counting terms per image covers both.
     pub max_terms_per_image: f64,
     pub min_images: usize,
+    /// The hub-page model that types the pages of the `docview` and `blocks` cleaners after
+    /// the rules above (`clean::HubModel`, trained by `indexer eval page-types
+    /// --write-model`): empty for the built-in model, `off` for the rules of §4.1 alone, or a
+    /// model file's path.
+    pub hub_model: ClassifierChoice,
 }
 
 impl Default for PageTypeConfig {
     fn default() -> Self {
-        PageTypeConfig { hub_page_ratio: 0.5, max_terms_per_image: 20.0, min_images: 3 }
+        PageTypeConfig {
+            hub_page_ratio: 0.5,
+            max_terms_per_image: 20.0,
+            min_images: 3,
+            hub_model: ClassifierChoice::Off,
+        }
     }
 }
 

@@ -62,3 +62,39 @@ fn in_sample_copycat_pairs_minhash_beats_the_reference_detectors() {
     // References (the data's README): DocView-style P .93 / R .51 / FPR 2.8%; MinHash J ≥ 0.8 P .92 / R .58 / FPR 4%.
     assert!(m.precision > 0.93 && m.recall > 0.58 && m.false_positive_rate <= 0.02, "{m:?}");
 }
+
+/// Pages of the cleaning training set dragnet-train whose topic content the default cleaner
+/// and `blocks` left empty, yet typed topic, before the fallback of `Cleaner::clean` (§4.2's
+/// topic blocks when the root search leaves nothing): a page with text gets content.
+#[test]
+fn training_pages_with_text_never_get_empty_topic_content() {
+    use indexer::clean::{Cleaner, CleanerKind, block_weights, site_of};
+    use indexer::input::RawPage;
+    use indexer::page::PageContext;
+    use indexer::tagtree::BlockType;
+    use indexer::text::StopWords;
+    let Some(dir) = shared_data("clean-train/dragnet-train/html") else { return };
+    for kind in [CleanerKind::DocView, CleanerKind::Blocks] {
+        let mut config = Config::default();
+        config.cleaning.cleaner = kind;
+        let stop_words = StopWords::generic();
+        let ctx = PageContext::new(&config, &stop_words).unwrap();
+        let cleaner = Cleaner::new(kind, &config).unwrap();
+        for stem in ["273", "T17"] {
+            let path = dir.join(format!("{stem}.html.gz"));
+            let mut bytes = Vec::new();
+            std::io::Read::read_to_end(
+                &mut flate2::read::GzDecoder::new(std::fs::File::open(&path).unwrap()),
+                &mut bytes,
+            )
+            .unwrap();
+            let url = format!("file://{}", path.display());
+            let raw = RawPage { url: url.clone(), origin: stem.into(), bytes, http_charset: None, http_language: None };
+            let (tree, _) = ctx.tag_tree(&raw);
+            let weights = block_weights(&tree, &config.block_weight);
+            let content = cleaner.clean(&site_of(&url), &tree, &weights, &config);
+            assert_ne!(content.page_type, BlockType::Empty, "{stem} ({kind:?})");
+            assert!(content.terms(&tree) > 0, "{stem} ({kind:?}): typed {:?} with no topic content", content.page_type);
+        }
+    }
+}

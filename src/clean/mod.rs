@@ -35,19 +35,20 @@ pub use block_weight::{BlockWeights, block_weights};
 pub(crate) use features::ordered_sum;
 pub use features::{FeatureVector, feature_vector, term_frequencies};
 pub use layout::{Layout, TitleHeading};
-pub use page_type::{page_type, type_of_area};
+pub use page_type::{HubModel, HubModelError, PageFeatures, page_type, retype, type_of_area};
 pub use topic_content::{HeadlinePlacement, TopicContent, clean_page};
 
 use std::sync::Arc;
 
 use crate::config::Config;
 use crate::input::RawPage;
-use crate::tagtree::TagTree;
+use crate::tagtree::{BlockType, TagTree};
 use block_classifier::{BlockModel, clean_blocks};
 use mountain_model::{RidgeModel, clean_mountain};
 use site_style_tree::SiteStyleTrees;
 use site_template::SiteTemplates;
 
+use crate::config::ClassifierChoice;
 pub use crate::config::CleanerKind;
 
 /// A cleaner that cannot start (a model file that cannot be read).
@@ -79,6 +80,8 @@ pub struct Cleaner {
     ridge_model: Option<Arc<RidgeModel>>,
     /// The block classifier (`blocks` only).
     block_model: Option<Arc<BlockModel>>,
+    /// The hub-page model that types the pages of `docview` and `blocks` (`page_type.hub_model`).
+    hub_model: Option<Arc<HubModel>>,
     /// The site evidence of the default cleaner ([`site_template`]): empty and finished for
     /// the other cleaners and when `cleaning.site_min_pages` is 0.
     site_templates: Arc<SiteTemplates>,
@@ -112,11 +115,29 @@ impl Cleaner {
             CleanerKind::DocView | CleanerKind::Blocks => SiteTemplates::new(&config.cleaning),
             _ => SiteTemplates::default(),
         };
+        let hub_model = match (kind, &config.page_type.hub_model) {
+            (CleanerKind::DocView | CleanerKind::Blocks, choice) => {
+                let path = match choice {
+                    ClassifierChoice::Off => None,
+                    ClassifierChoice::BuiltIn => Some(None),
+                    ClassifierChoice::File(path) => Some(Some(path.as_path())),
+                };
+                match path {
+                    None => None,
+                    Some(path) => Some(Arc::new(HubModel::load(path).map_err(|e| CleanerError {
+                        path: path.map_or("built-in hub-page model".into(), |p| p.display().to_string()),
+                        message: e.to_string(),
+                    })?)),
+                }
+            }
+            _ => None,
+        };
         Ok(Cleaner {
             kind,
             site_style_trees: Arc::new(SiteStyleTrees::new(&config.sst)),
             ridge_model,
             block_model,
+            hub_model,
             site_templates: Arc::new(site_templates),
         })
     }
@@ -215,10 +236,29 @@ impl Cleaner {
         self.ridge_model.as_deref().map_or(&[], |m| m.training_pages.as_slice())
     }
 
-    /// The topic content of one page of `site`.
+    /// The topic content of one page of `site`, typed by the hub-page model when the cleaner
+    /// has one ([`retype`]).
     pub fn clean(&self, site: &str, tree: &TagTree, weights: &BlockWeights, config: &Config) -> TopicContent {
+        let (mut content, features) = self.clean_by_rules(site, tree, weights, config, self.hub_model.is_some());
+        if let (Some(model), Some(features)) = (&self.hub_model, features) {
+            content.page_type = retype(content.page_type, &features, model);
+        }
+        content
+    }
+
+    /// The topic content of one page of `site` typed by the rules of §4.1 alone, and, when
+    /// `with_features` and the cleaner is `docview` or `blocks`, the features the hub-page
+    /// model reads (`indexer eval page-types` trains on them).
+    pub fn clean_by_rules(
+        &self,
+        site: &str,
+        tree: &TagTree,
+        weights: &BlockWeights,
+        config: &Config,
+        with_features: bool,
+    ) -> (TopicContent, Option<PageFeatures>) {
         let layout = Layout::of(tree, &config.layout);
-        match self.kind {
+        let content = match self.kind {
             CleanerKind::DocView | CleanerKind::Blocks => {
                 // The site's template blocks are noise (`site_template`): outside the central
                 // area (§4.1), weight 0, and not the title heading, so that neither the root
@@ -235,13 +275,29 @@ impl Cleaner {
                 let mut content = match &self.block_model {
                     Some(model) => {
                         let threshold = config.blocks.min_probability.unwrap_or(model.threshold);
-                        clean_blocks(tree, seen, weights, &docview, model, threshold)
+                        let kept = clean_blocks(tree, seen, weights, &docview, model, threshold);
+                        if kept.nodes.is_empty() { docview } else { kept }
                     }
                     None => docview,
                 };
+                // A page with content never comes out without any: when the root search and
+                // the central area leave nothing, the topic blocks §4.2 keeps stand (the
+                // paper's cleaner, every topic block left after pruning hubs and images), and
+                // when that is empty too (every block a hub or an image), the central area,
+                // typed as §4.1 types it.
+                if content.nodes.is_empty() && content.page_type != BlockType::Empty {
+                    content = clean_page(tree, seen, weights, CleanerKind::DocViewPaper, config);
+                }
+                if content.nodes.is_empty() && content.page_type != BlockType::Empty {
+                    let has_content = |id: usize| tree.nodes[id].own.terms > 0 || tree.nodes[id].own.images > 0;
+                    let central: Vec<usize> =
+                        (0..tree.nodes.len()).filter(|&id| has_content(id) && !seen.is_margin(id)).collect();
+                    content = kept_content(tree, seen, central, config);
+                }
                 // The headline the content reports stays the page's.
                 content.title_heading = layout.title_heading();
-                content
+                let features = with_features.then(|| PageFeatures::of(tree, seen, &content));
+                return (content, features);
             }
             CleanerKind::DocViewPaper => clean_page(tree, &layout, weights, self.kind, config),
             CleanerKind::Satisfiable => {
@@ -263,7 +319,8 @@ impl Cleaner {
                 // Only `new` makes a mountain cleaner, and it always loads a model.
                 None => clean_page(tree, &layout, weights, CleanerKind::DocView, config),
             },
-        }
+        };
+        (content, None)
     }
 }
 
@@ -273,11 +330,7 @@ impl Cleaner {
 /// choose content the same way whatever the page's type.
 fn kept_content(tree: &TagTree, layout: &Layout, nodes: Vec<crate::tagtree::NodeId>, config: &Config) -> TopicContent {
     let kept_type = type_of_area(tree, layout, &nodes, &config.page_type);
-    let page_type = if kept_type == crate::tagtree::BlockType::Empty {
-        page_type(tree, layout, &config.page_type)
-    } else {
-        kept_type
-    };
+    let page_type = if kept_type == BlockType::Empty { page_type(tree, layout, &config.page_type) } else { kept_type };
     TopicContent::new(tree, layout, page_type, nodes)
 }
 

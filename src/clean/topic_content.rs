@@ -561,7 +561,7 @@ fn climb(tree: &TagTree, layout: &Layout, mut root: NodeId, mass: &[f64], config
 /// A container's markup shape: its tag and its classes but for numbers (`post_2` and
 /// `post_4` are alike). Posts, entries and sections repeat their shape; a template's boxes
 /// do not.
-fn shape(tree: &TagTree, id: NodeId) -> (&str, String) {
+pub(crate) fn shape(tree: &TagTree, id: NodeId) -> (&str, String) {
     let node = &tree.nodes[id];
     (node.tag.as_str(), node.hint.chars().filter(|c| !c.is_ascii_digit()).collect())
 }

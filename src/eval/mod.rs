@@ -6,6 +6,7 @@ pub mod clean_report;
 pub mod clean_table;
 pub mod disk;
 pub mod languages;
+pub mod page_types;
 pub mod replicas;
 pub mod report;
 pub mod run;

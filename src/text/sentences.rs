@@ -29,7 +29,8 @@ const BEFORE_NUMBERS: &[&str] = &[
 /// wherever they stand), and after `. ! ? ;` when followed by white space or the end of the
 /// text (so "3.14" and "example.com" are not split). Closing quotes and brackets that follow a
 /// mark stay with the sentence. A period does not end a sentence after an abbreviation
-/// ([`ABBREVIATIONS`], and [`BEFORE_NUMBERS`] before a digit) or an initial (`J. Smith`), nor
+/// ([`ABBREVIATIONS`], and [`BEFORE_NUMBERS`] before a digit), an initial (`J. Smith`) or a
+/// dotted acronym (`U.S. Army`), nor
 /// when the next word starts with a lower-case letter (`e.g. the`, as UAX #29's rule SB8).
 pub fn split_sentences(text: &str) -> Vec<&str> {
     let mut sentences = Vec::new();
@@ -87,8 +88,23 @@ fn period_continues(before: &str, after: &str) -> bool {
     let mut letters = word.chars();
     let initial = matches!(letters.next(), Some(c) if c.is_uppercase()) && letters.next().is_none();
     initial
+        || is_dotted_acronym(word)
         || ABBREVIATIONS.contains(&lower.as_str())
         || (first.is_ascii_digit() && BEFORE_NUMBERS.contains(&lower.as_str()))
+}
+
+/// Letters each followed by a period, the last period aside: `U.S` of "U.S.", `D.C`, `a.m`.
+/// Like an initial, such an acronym does not end a sentence.
+fn is_dotted_acronym(word: &str) -> bool {
+    let mut parts = 0;
+    for part in word.split('.') {
+        let mut chars = part.chars();
+        if !matches!(chars.next(), Some(c) if c.is_alphabetic()) || chars.next().is_some() {
+            return false;
+        }
+        parts += 1;
+    }
+    parts >= 2
 }
 
 fn push_trimmed<'a>(out: &mut Vec<&'a str>, sentence: &'a str) {
@@ -139,6 +155,15 @@ mod tests {
             ["Das gilt z.B. für Häuser.", "Die Sra. López dijo que no.", "Luego se fue."]
         );
         assert_eq!(split_sentences("Smith et al. found it. It works."), ["Smith et al. found it.", "It works."]);
+    }
+
+    #[test]
+    fn dotted_acronyms_do_not_end_a_sentence() {
+        assert_eq!(
+            split_sentences("The U.S. Army and the U.K. Navy met at 5 p.m. Monday in Washington. Mrs. Lee left."),
+            ["The U.S. Army and the U.K. Navy met at 5 p.m. Monday in Washington.", "Mrs. Lee left."]
+        );
+        assert_eq!(split_sentences("Prices rose 3.5. Sales fell."), ["Prices rose 3.5.", "Sales fell."]);
     }
 
     #[test]

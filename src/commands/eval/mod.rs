@@ -3,6 +3,7 @@
 pub mod clean;
 pub mod disk;
 pub mod languages;
+pub mod page_types;
 pub mod replicas;
 pub mod report;
 pub mod run;
@@ -126,6 +127,18 @@ pub enum EvalCommand {
         on one thread, and the identification's time as a share of the time to parse and clean \
         the same pages.\n\nExample: indexer eval languages ../shared/data/real-warc ../shared/data/scrapinghub-aeb/html")]
     Languages(languages::EvalLanguagesArgs),
+    /// Page types (topic, hub, image) against page types labelled by people, on the training sets.
+    #[command(long_about = "Measures the page types of the default cleaner on the cleaning \
+        training sets ([[training_sets]] of eval/cleaning.toml), never on a test set: a confusion \
+        matrix of our type against the WCXB page type of each wcxb-train page (listing and \
+        collection pages are hubs, the others topic pages; dragnet-train and page-signal are news \
+        articles), for the rules of §4.1 and for the hub-page model cross-validated by site \
+        (--folds), which is fitted on --fit-set only. Also counts, per set, the pages whose topic \
+        content is under 200 characters where the gold has over 500, and the pages with no topic \
+        content that are not typed empty. --write-model writes the model fitted on every page of \
+        the fit set.\n\nExample: indexer eval page-types --config eval/cleaning.toml --report \
+        eval/reports/page-types")]
+    PageTypes(page_types::EvalPageTypesArgs),
 }
 
 pub fn run(command: EvalCommand) -> Result<ExitCode> {
@@ -142,5 +155,6 @@ pub fn run(command: EvalCommand) -> Result<ExitCode> {
         EvalCommand::TuneCleaner(args) => tune_cleaner::run(args),
         EvalCommand::Replicas(args) => replicas::run(args),
         EvalCommand::Languages(args) => languages::run(args),
+        EvalCommand::PageTypes(args) => page_types::run(args),
     }
 }

@@ -1,8 +1,27 @@
-//! The type of a page from its central area (§4.1).
+//! The type of a page from its central area (§4.1), and the learned hub-page model that
+//! corrects it ([`HubModel`]).
+
+mod features;
+mod model;
+
+pub use features::PageFeatures;
+pub use model::{HubModel, HubModelError};
 
 use crate::clean::Layout;
 use crate::config::PageTypeConfig;
 use crate::tagtree::{BlockType, TagTree};
+
+/// The page type a cleaner reports when the hub-page model is on: a page the model calls a
+/// hub is a hub page; one §4.1 typed hub that the model does not is a topic page; image and
+/// empty pages stay as the rules typed them (the model knows hubs from the rest, no more).
+pub fn retype(rule_type: BlockType, features: &PageFeatures, model: &HubModel) -> BlockType {
+    match rule_type {
+        BlockType::Empty => BlockType::Empty,
+        _ if model.is_hub(features) => BlockType::Hub,
+        BlockType::Hub => BlockType::Topic,
+        other => other,
+    }
+}
 
 /// Classifies a page as topic, hub or image from the blocks of its central area: the blocks
 /// outside headers, footers, navigation and sidebars (the margins of the [`Layout`]). A page
@@ -89,6 +108,51 @@ mod tests {
         assert_eq!(classify(&format!("<body>{NAV}<main>{figures}</main></body>")), BlockType::Image);
         let bare: String = (0..6).map(|i| format!("<img src=p{i}.jpg>")).collect();
         assert_eq!(classify(&format!("<body><div>{bare}</div></body>")), BlockType::Image);
+    }
+
+    #[test]
+    fn the_built_in_hub_model_reads_and_a_misshapen_one_is_refused() {
+        let model = HubModel::load(None).unwrap();
+        assert_eq!(HubModel::from_json(&model.to_json()).unwrap(), model);
+        let mut broken = model.clone();
+        broken.weights.pop();
+        assert!(matches!(HubModel::from_json(&broken.to_json()), Err(HubModelError::Shape { .. })));
+    }
+
+    #[test]
+    fn the_model_keeps_empty_pages_empty_and_turns_hubs_it_rejects_into_topic_pages() {
+        let features = PageFeatures {
+            central_hub_share: 0.0,
+            page_link_density: 0.0,
+            central_link_density: 0.0,
+            content_share: 0.0,
+            content_link_density: 0.0,
+            content_text_terms: 0.0,
+            longest_block: 0.0,
+            repeated_entries: 0.0,
+            content_links: 0.0,
+            teaser_share: 0.0,
+            entry_share: 0.0,
+            linked_headings: 0.0,
+            linked_heading_share: 0.0,
+        };
+        let never = HubModel {
+            protocol: String::new(),
+            features: PageFeatures::NAMES.iter().map(|s| s.to_string()).collect(),
+            mean: vec![0.0; 13],
+            scale: vec![1.0; 13],
+            weights: vec![0.0; 13],
+            bias: -5.0,
+            threshold: 0.5,
+            examples: 0,
+            positives: 0,
+        };
+        assert_eq!(retype(BlockType::Hub, &features, &never), BlockType::Topic);
+        assert_eq!(retype(BlockType::Image, &features, &never), BlockType::Image);
+        assert_eq!(retype(BlockType::Empty, &features, &never), BlockType::Empty);
+        let always = HubModel { bias: 5.0, ..never };
+        assert_eq!(retype(BlockType::Topic, &features, &always), BlockType::Hub);
+        assert_eq!(retype(BlockType::Empty, &features, &always), BlockType::Empty);
     }
 
     #[test]

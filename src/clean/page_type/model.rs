@@ -1,0 +1,120 @@
+//! The hub-page model: a logistic regression over [`PageFeatures`] that decides whether a
+//! page is a hub (a listing, a collection, a category page: its content is entries linking
+//! elsewhere) or not, trained on page types labelled by people (`indexer eval page-types`).
+//!
+//! §4.1 types a page by one ratio (terms in hub blocks over the central area's terms). On
+//! real pages that ratio misses listings whose entries carry a sentence of summary each
+//! (their blocks are not hub blocks) and calls articles with long link boxes in the centre
+//! hubs. The model weighs that ratio with the link density of the page and of its topic
+//! content, the repeated entries of a listing, and the running text of the topic content.
+
+use serde::{Deserialize, Serialize};
+
+use super::PageFeatures;
+use crate::clean::mountain_model::fit_logistic_regression;
+
+/// The built-in model, trained by `indexer eval page-types --write-model` (see its `protocol`).
+pub const DEFAULT_MODEL_JSON: &str = include_str!("hub-model.json");
+
+/// A trained hub-page model.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct HubModel {
+    /// How the model was trained: data, labels, learner.
+    pub protocol: String,
+    /// Feature names, in the order of the vectors below ([`PageFeatures::NAMES`]).
+    pub features: Vec<String>,
+    /// Standardisation: each feature minus its training mean, over its training deviation.
+    pub mean: Vec<f64>,
+    pub scale: Vec<f64>,
+    /// Logistic-regression weights of the standardised features, and the intercept.
+    pub weights: Vec<f64>,
+    pub bias: f64,
+    /// A page is a hub when its probability is at least this.
+    pub threshold: f64,
+    /// Training pages and how many were hubs.
+    pub examples: usize,
+    pub positives: usize,
+}
+
+/// A model file that cannot be used.
+#[derive(Debug, thiserror::Error)]
+pub enum HubModelError {
+    #[error("cannot read the hub-page model: {0}")]
+    Read(#[from] std::io::Error),
+    #[error("the hub-page model is not valid JSON: {0}")]
+    Parse(#[from] serde_json::Error),
+    #[error(
+        "the hub-page model has features {found:?}; this build expects {expected:?} with one mean, scale and weight each"
+    )]
+    Shape { found: Vec<String>, expected: Vec<String> },
+}
+
+/// The learner's settings, fixed before any measurement (not tuned): a mild L2 penalty for a
+/// few hundred pages and ten features, and enough steps for the loss to settle.
+const L2: f64 = 0.01;
+const EPOCHS: usize = 3000;
+const LEARNING_RATE: f64 = 0.5;
+
+impl HubModel {
+    /// Reads a model from JSON and checks its shape.
+    pub fn from_json(text: &str) -> Result<HubModel, HubModelError> {
+        let model: HubModel = serde_json::from_str(text)?;
+        let n = PageFeatures::NAMES.len();
+        let names_match = model.features.iter().map(String::as_str).eq(PageFeatures::NAMES.iter().copied());
+        if !names_match || model.mean.len() != n || model.scale.len() != n || model.weights.len() != n {
+            return Err(HubModelError::Shape {
+                found: model.features,
+                expected: PageFeatures::NAMES.iter().map(|s| s.to_string()).collect(),
+            });
+        }
+        Ok(model)
+    }
+
+    /// The model in `path`, or the built-in one when `path` is `None`.
+    pub fn load(path: Option<&std::path::Path>) -> Result<HubModel, HubModelError> {
+        match path {
+            None => HubModel::from_json(DEFAULT_MODEL_JSON),
+            Some(path) => HubModel::from_json(&std::fs::read_to_string(path)?),
+        }
+    }
+
+    pub fn to_json(&self) -> String {
+        serde_json::to_string_pretty(self).expect("a model serialises") + "\n"
+    }
+
+    /// Fits a model to `examples` (features, is a hub) with the fixed learner settings; the
+    /// threshold is 0.5 (the most probable class).
+    pub fn fit(examples: &[(PageFeatures, bool)], protocol: String) -> HubModel {
+        let data: Vec<(Vec<f64>, bool)> = examples.iter().map(|(f, hub)| (f.to_vec(), *hub)).collect();
+        let fit = fit_logistic_regression(&data, L2, EPOCHS, LEARNING_RATE);
+        HubModel {
+            protocol,
+            features: PageFeatures::NAMES.iter().map(|s| s.to_string()).collect(),
+            mean: fit.mean,
+            scale: fit.scale,
+            weights: fit.weights,
+            bias: fit.bias,
+            threshold: 0.5,
+            examples: examples.len(),
+            positives: examples.iter().filter(|(_, hub)| *hub).count(),
+        }
+    }
+
+    /// The probability that the page is a hub.
+    pub fn probability(&self, features: &PageFeatures) -> f64 {
+        let z: f64 = features
+            .to_vec()
+            .iter()
+            .zip(&self.mean)
+            .zip(&self.scale)
+            .zip(&self.weights)
+            .map(|(((x, m), s), w)| w * (x - m) / s)
+            .sum();
+        1.0 / (1.0 + (-(self.bias + z)).exp())
+    }
+
+    pub fn is_hub(&self, features: &PageFeatures) -> bool {
+        self.probability(features) >= self.threshold
+    }
+}

@@ -1,0 +1,355 @@
+//! `indexer eval page-types`: the page types of the default cleaner against page types
+//! labelled by people, on the cleaning training sets, with the hub-page model
+//! ([`crate::clean::HubModel`]) cross-validated by site. No test set is read.
+//!
+//! Protocol:
+//! - Data: the `[[training_sets]]` of the cleaning configuration. A page's label is the first
+//!   tag of its set's `meta.tsv` `extra` when that is a WCXB page type ([`WCXB_TYPES`]:
+//!   wcxb-train); the pages of the other sets (dragnet-train, page-signal: news articles, by
+//!   their READMEs) are labelled `article`.
+//! - Expected type: hub for `listing` and `collection` ([`HUB_LABELS`]: their content is
+//!   entries linking elsewhere, §4.1's hub page); topic for every other label.
+//! - Pages: each cleaned by the configured cleaner (site evidence learned over its set, as
+//!   `eval clean` does), typed by the rules of §4.1 alone, and its [`PageFeatures`] taken.
+//! - Model: fitted on the pages of one set only (`--fit-set`, wcxb-train: the only set with
+//!   labels of more than one type), [`HubModel::fit`] (fixed learner settings, threshold 0.5).
+//!   Cross-validation: `folds` folds by site (the folds of `eval tune-cleaner`); each page is
+//!   typed by the model fitted on the fit set's pages of the other folds. The shipped model
+//!   (`--write-model`) is fitted on every page of the fit set.
+//! - Accuracy: the share of pages whose type is hub exactly when the expected type is hub.
+//! - Also, per set, the pages whose topic content is under 200 characters where the gold
+//!   text has over 500 (an article lost), and the pages with no topic content that are not
+//!   typed empty.
+
+use std::collections::{BTreeMap, HashMap};
+use std::fmt::Write as _;
+use std::path::Path;
+
+use rayon::prelude::*;
+use serde::Serialize;
+
+use super::clean::{CleanEvalError, GoldSet};
+use super::clean_report::GoldSetConfig;
+use super::tune_cleaner::fold_of;
+use crate::clean::{Cleaner, HeadlinePlacement, HubModel, PageFeatures, block_weights, retype, site_of};
+use crate::config::Config;
+use crate::input::RawPage;
+use crate::page::PageContext;
+use crate::tagtree::BlockType;
+use crate::text::StopWords;
+
+/// The page types of WCXB (the first tag of wcxb-train's `meta.tsv` `extra`).
+pub const WCXB_TYPES: &[&str] = &["article", "collection", "documentation", "forum", "listing", "product", "service"];
+
+/// The labels whose pages are hub pages.
+pub const HUB_LABELS: &[&str] = &["listing", "collection"];
+
+/// The types a page can get, in the columns' order.
+const TYPES: [BlockType; 4] = [BlockType::Topic, BlockType::Hub, BlockType::Image, BlockType::Empty];
+
+/// Topic content this short…
+pub const SHORT_OUTPUT_CHARS: usize = 200;
+/// …where the gold text is this long: an article lost.
+pub const LONG_GOLD_CHARS: usize = 500;
+
+/// What to measure.
+#[derive(Debug, Clone)]
+pub struct PageTypeOptions {
+    pub sets: Vec<GoldSetConfig>,
+    /// The set the model is fitted on.
+    pub fit_set: String,
+    pub folds: usize,
+    pub max_pages: Option<usize>,
+    /// The settings pages are cleaned with (the cleaner is `cleaning.cleaner`).
+    pub config: Config,
+}
+
+/// One training page, cleaned and typed.
+struct TypedPage {
+    set: usize,
+    stem: String,
+    label: String,
+    fold: usize,
+    rule_type: BlockType,
+    features: PageFeatures,
+    output_chars: usize,
+    gold_chars: usize,
+    no_content: bool,
+}
+
+impl TypedPage {
+    fn expects_hub(&self) -> bool {
+        HUB_LABELS.contains(&self.label.as_str())
+    }
+}
+
+/// Pages of one label of one set, counted by type (in the order topic, hub, image, empty).
+#[derive(Debug, Clone, Serialize, PartialEq)]
+pub struct ConfusionRow {
+    pub set: String,
+    pub label: String,
+    pub pages: usize,
+    pub rules: [usize; 4],
+    pub model: [usize; 4],
+}
+
+/// Per set: accuracy and the lost-article counts.
+#[derive(Debug, Clone, Serialize, PartialEq)]
+pub struct SetPageTypes {
+    pub set: String,
+    pub pages: usize,
+    pub rules_accuracy: f64,
+    pub model_accuracy: f64,
+    /// Topic content under [`SHORT_OUTPUT_CHARS`] where gold has over [`LONG_GOLD_CHARS`].
+    pub lost_articles: usize,
+    /// Pages with no topic content whose type is not empty.
+    pub typed_without_content: usize,
+}
+
+/// What `eval page-types` measured.
+#[derive(Debug, Clone, Serialize)]
+pub struct PageTypeReport {
+    pub cleaner: String,
+    pub fit_set: String,
+    pub folds: usize,
+    pub types: Vec<String>,
+    pub rows: Vec<ConfusionRow>,
+    pub sets: Vec<SetPageTypes>,
+    /// The model fitted on every page of the fit set (in-sample accuracy there).
+    pub model: HubModel,
+    /// Every page: set, stem, label, the rules' type, the cross-validated probability of a
+    /// hub, the features.
+    #[serde(skip)]
+    pub pages: Vec<(String, String, String, BlockType, f64, PageFeatures)>,
+}
+
+/// A set's page labels from its `meta.tsv`: the first tag of `extra` when it is a WCXB type.
+fn labels(html_dir: &Path) -> HashMap<String, String> {
+    let meta = html_dir.parent().unwrap_or(Path::new(".")).join("meta.tsv");
+    let Ok(text) = std::fs::read_to_string(meta) else { return HashMap::new() };
+    text.lines()
+        .skip(1)
+        .filter_map(|line| {
+            let mut fields = line.split('\t');
+            let id = fields.next()?;
+            let first = fields.nth(1)?.split(',').next()?.trim();
+            WCXB_TYPES.contains(&first).then(|| (id.to_string(), first.to_string()))
+        })
+        .collect()
+}
+
+fn column(page_type: BlockType) -> usize {
+    TYPES.iter().position(|&t| t == page_type).unwrap_or(3)
+}
+
+/// Cleans and types every page of `sets`, fits and cross-validates the hub-page model.
+pub fn evaluate_page_types(
+    options: &PageTypeOptions,
+    progress: impl Fn(&str),
+) -> Result<PageTypeReport, CleanEvalError> {
+    let config = &options.config;
+    let stop_words = StopWords::generic();
+    let ctx = PageContext::new(config, &stop_words)
+        .map_err(|e| CleanEvalError { path: "configuration".into(), message: e.to_string() })?;
+    let cleaner_error = |e: crate::clean::CleanerError| CleanEvalError { path: e.path, message: e.message };
+    let fit_index = options.sets.iter().position(|s| s.name == options.fit_set).ok_or_else(|| CleanEvalError {
+        path: "[[training_sets]]".into(),
+        message: format!("no training set named {}", options.fit_set),
+    })?;
+    let mut pages: Vec<TypedPage> = Vec::new();
+    for (index, set_config) in options.sets.iter().enumerate() {
+        let mut set = GoldSet::open(&set_config.html, &set_config.gold)?;
+        if let Some(n) = options.max_pages {
+            set.pages.truncate(n);
+        }
+        let labels = labels(&set_config.html);
+        let raw: Vec<RawPage> = set.pages.iter().map(|p| p.raw_page()).collect();
+        let mut cleaner = Cleaner::new(config.cleaning.cleaner, config).map_err(cleaner_error)?;
+        cleaner.learn_from_pages(&raw, |page| ctx.tag_tree(page).0);
+        let typed: Vec<TypedPage> = set
+            .pages
+            .par_iter()
+            .zip(raw.par_iter())
+            .map(|(page, raw)| {
+                let (tree, _) = ctx.tag_tree(raw);
+                let weights = block_weights(&tree, &config.block_weight);
+                let site = site_of(&page.url);
+                let (content, features) = cleaner.clean_by_rules(&site, &tree, &weights, config, true);
+                let output = content.text_with(&tree, HeadlinePlacement::default());
+                TypedPage {
+                    set: index,
+                    stem: page.stem.clone(),
+                    label: labels.get(&page.stem).cloned().unwrap_or_else(|| "article".into()),
+                    fold: fold_of(&site, options.folds),
+                    rule_type: content.page_type,
+                    // `docview` and `blocks` give the features with their site templates marked;
+                    // the other cleaners are typed on the page's own layout.
+                    features: features.unwrap_or_else(|| {
+                        PageFeatures::of(&tree, &crate::clean::Layout::of(&tree, &config.layout), &content)
+                    }),
+                    output_chars: output.trim().chars().count(),
+                    gold_chars: page.gold.trim().chars().count(),
+                    no_content: content.nodes.is_empty(),
+                }
+            })
+            .collect();
+        progress(&format!("{}: {} pages cleaned and typed", set_config.name, typed.len()));
+        pages.extend(typed);
+    }
+    let examples = |keep: &dyn Fn(&TypedPage) -> bool| -> Vec<(PageFeatures, bool)> {
+        pages.iter().filter(|p| p.set == fit_index && keep(p)).map(|p| (p.features, p.expects_hub())).collect()
+    };
+    let mut model_types = vec![BlockType::Empty; pages.len()];
+    let mut probabilities = vec![0.0; pages.len()];
+    for fold in 0..options.folds {
+        let model = HubModel::fit(&examples(&|p| p.fold != fold), String::new());
+        for (i, page) in pages.iter().enumerate().filter(|(_, p)| p.fold == fold) {
+            model_types[i] = retype(page.rule_type, &page.features, &model);
+            probabilities[i] = model.probability(&page.features);
+        }
+    }
+    let fit_name = &options.sets[fit_index].name;
+    let protocol = format!(
+        "indexer eval page-types. Examples: every page of {fit_name}, cleaned by the {cleaner} cleaner under the \
+         settings of the run; features clean::PageFeatures of the page, its central area and its topic content. \
+         Label: hub when the page's WCXB type (meta.tsv) is {hubs}, else not. Learner: logistic regression on \
+         standardised features, full-batch gradient descent, fixed settings; threshold 0.5.",
+        cleaner = config.cleaning.cleaner.name(),
+        hubs = HUB_LABELS.join(" or "),
+    );
+    let shipped = HubModel::fit(&examples(&|_| true), protocol);
+
+    let mut rows: BTreeMap<(usize, String), ConfusionRow> = BTreeMap::new();
+    for (page, &model_type) in pages.iter().zip(&model_types) {
+        let row = rows.entry((page.set, page.label.clone())).or_insert_with(|| ConfusionRow {
+            set: options.sets[page.set].name.clone(),
+            label: page.label.clone(),
+            pages: 0,
+            rules: [0; 4],
+            model: [0; 4],
+        });
+        row.pages += 1;
+        row.rules[column(page.rule_type)] += 1;
+        row.model[column(model_type)] += 1;
+    }
+    let sets = options
+        .sets
+        .iter()
+        .enumerate()
+        .map(|(index, set)| {
+            let of_set: Vec<(&TypedPage, BlockType)> =
+                pages.iter().zip(model_types.iter().copied()).filter(|(p, _)| p.set == index).collect();
+            let n = of_set.len().max(1) as f64;
+            let right = |typed: &dyn Fn(&(&TypedPage, BlockType)) -> BlockType| {
+                of_set.iter().filter(|pair| (typed(pair) == BlockType::Hub) == pair.0.expects_hub()).count() as f64 / n
+            };
+            SetPageTypes {
+                set: set.name.clone(),
+                pages: of_set.len(),
+                rules_accuracy: right(&|(p, _)| p.rule_type),
+                model_accuracy: right(&|(_, t)| *t),
+                lost_articles: of_set
+                    .iter()
+                    .filter(|(p, _)| p.output_chars < SHORT_OUTPUT_CHARS && p.gold_chars > LONG_GOLD_CHARS)
+                    .count(),
+                typed_without_content: of_set.iter().filter(|(p, t)| p.no_content && *t != BlockType::Empty).count(),
+            }
+        })
+        .collect();
+    Ok(PageTypeReport {
+        cleaner: config.cleaning.cleaner.name().to_string(),
+        fit_set: fit_name.clone(),
+        folds: options.folds,
+        types: TYPES.iter().map(|t| t.as_str().to_string()).collect(),
+        rows: rows.into_values().collect(),
+        sets,
+        model: shipped,
+        pages: pages
+            .iter()
+            .zip(&probabilities)
+            .map(|(p, &probability)| {
+                let set = options.sets[p.set].name.clone();
+                (set, p.stem.clone(), p.label.clone(), p.rule_type, probability, p.features)
+            })
+            .collect(),
+    })
+}
+
+/// The report as markdown (deterministic).
+pub fn page_type_markdown(report: &PageTypeReport, command: &str) -> String {
+    let mut md = String::new();
+    let _ = writeln!(
+        md,
+        "# Page types on the cleaning training sets\n\n`{command}`\n\nCleaner: {}. Labels: WCXB page types of \
+         meta.tsv ({}); the other sets are news articles. Expected type: hub for {}, topic otherwise. \
+         \"rules\": §4.1 as the cleaner types pages; \"model\": the hub-page model fitted on {} by {}-fold \
+         cross-validation by site (each page typed by the model fitted without its fold). Accuracy: hub exactly \
+         when expected. Training data only; no test set is read.\n",
+        report.cleaner,
+        report.fit_set,
+        HUB_LABELS.join(", "),
+        report.fit_set,
+        report.folds,
+    );
+    let types = report.types.join(" / ");
+    let _ = writeln!(md, "## Confusion\n\n| set | label | pages | rules: {types} | model (CV): {types} |");
+    let _ = writeln!(md, "|---|---|---:|---|---|");
+    let counts = |c: &[usize; 4]| c.iter().map(usize::to_string).collect::<Vec<_>>().join(" / ");
+    for row in &report.rows {
+        let _ = writeln!(
+            md,
+            "| {} | {} | {} | {} | {} |",
+            row.set,
+            row.label,
+            row.pages,
+            counts(&row.rules),
+            counts(&row.model)
+        );
+    }
+    let _ = writeln!(
+        md,
+        "\n## Per set\n\n| set | pages | accuracy, rules | accuracy, model (CV) | topic content < {SHORT_OUTPUT_CHARS} \
+         chars, gold > {LONG_GOLD_CHARS} | no topic content, not typed empty |\n|---|---:|---:|---:|---:|---:|"
+    );
+    for set in &report.sets {
+        let _ = writeln!(
+            md,
+            "| {} | {} | {:.3} | {:.3} | {} | {} |",
+            set.set, set.pages, set.rules_accuracy, set.model_accuracy, set.lost_articles, set.typed_without_content
+        );
+    }
+    let model = &report.model;
+    let _ = writeln!(
+        md,
+        "\n## The model fitted on every page of {} ({} pages, {} hubs)\n\n| feature | weight (standardised) |\n|---|---:|",
+        report.fit_set, model.examples, model.positives
+    );
+    for (name, weight) in model.features.iter().zip(&model.weights) {
+        let _ = writeln!(md, "| {name} | {weight:.3} |");
+    }
+    let _ = writeln!(md, "| intercept | {:.3} |", model.bias);
+    md
+}
+
+/// Every page's figures as TSV: set, stem, label, the rules' type, the cross-validated
+/// probability of a hub, then the features ([`PageFeatures::NAMES`]).
+pub fn page_features_tsv(report: &PageTypeReport) -> String {
+    let mut tsv = format!("set\tstem\tlabel\trules\tcv_hub_probability\t{}\n", PageFeatures::NAMES.join("\t"));
+    for (set, stem, label, rules, probability, features) in &report.pages {
+        let values: Vec<String> = features.to_vec().iter().map(|v| format!("{v:.4}")).collect();
+        let _ = writeln!(tsv, "{set}\t{stem}\t{label}\t{}\t{probability:.4}\t{}", rules.as_str(), values.join("\t"));
+    }
+    tsv
+}
+
+/// Writes report.md and report.json to `out`.
+pub fn write_page_type_report(report: &PageTypeReport, out: &Path, command: &str) -> Result<(), CleanEvalError> {
+    let error =
+        |path: &Path, e: std::io::Error| CleanEvalError { path: path.display().to_string(), message: e.to_string() };
+    std::fs::create_dir_all(out).map_err(|e| error(out, e))?;
+    let md = out.join("report.md");
+    std::fs::write(&md, page_type_markdown(report, command)).map_err(|e| error(&md, e))?;
+    let json = out.join("report.json");
+    let text = serde_json::to_string_pretty(report).expect("a report serialises") + "\n";
+    std::fs::write(&json, text).map_err(|e| error(&json, e))
+}
