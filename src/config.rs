@@ -186,6 +186,7 @@ pub struct PageTypeConfig {
     /// the rules above (`clean::HubModel`, trained by `indexer eval page-types
     /// --write-model`): empty for the built-in model, `off` for the rules of §4.1 alone, or a
     /// model file's path.
+    #[schemars(with = "String")]
     pub hub_model: ClassifierChoice,
 }
 
