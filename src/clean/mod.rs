@@ -43,7 +43,7 @@ use std::sync::Arc;
 use crate::config::Config;
 use crate::input::RawPage;
 use crate::tagtree::{BlockType, TagTree};
-use block_classifier::{BlockModel, clean_blocks};
+use block_classifier::{BlockClassifier, BlockModel, clean_blocks};
 use mountain_model::{RidgeModel, clean_mountain};
 use site_style_tree::SiteStyleTrees;
 use site_template::SiteTemplates;
@@ -79,7 +79,7 @@ pub struct Cleaner {
     /// The Mountain Model's ridge classifier (`mountain` only).
     ridge_model: Option<Arc<RidgeModel>>,
     /// The block classifier (`blocks` only).
-    block_model: Option<Arc<BlockModel>>,
+    block_model: Option<Arc<BlockClassifier>>,
     /// The hub-page model that types the pages of `docview` and `blocks` (`page_type.hub_model`).
     hub_model: Option<Arc<HubModel>>,
     /// The site evidence of the default cleaner ([`site_template`]): empty and finished for
@@ -107,7 +107,7 @@ impl Cleaner {
                     path: if path.is_empty() { "built-in block model".into() } else { path.clone() },
                     message: e.to_string(),
                 })?;
-                Some(Arc::new(model))
+                Some(Arc::new(BlockClassifier::new(model)))
             }
             _ => None,
         };
@@ -180,6 +180,20 @@ impl Cleaner {
         }
         if self.site_templates.is_learning() {
             Arc::make_mut(&mut self.site_templates).observe(site, tree);
+        }
+    }
+
+    /// Whether the pages of `site` can be cleaned before learning is over: the cleaner learns
+    /// per host (not `sst`, which learns from every page), and the host's sample was all
+    /// taken; its template is final once [`Cleaner::finish_site`] was called.
+    pub fn site_sample_complete(&self, site: &str) -> bool {
+        self.kind != CleanerKind::SiteStyleTree && self.site_templates.sample_complete(site)
+    }
+
+    /// Makes the template of `site`, whose sample is complete and observed.
+    pub fn finish_site(&mut self, site: &str) {
+        if self.site_templates.is_learning() {
+            Arc::make_mut(&mut self.site_templates).finish_site(site);
         }
     }
 
@@ -273,9 +287,9 @@ impl Cleaner {
                 let (seen, weights) = marked.as_ref().map_or((&layout, weights), |(l, w)| (l, w));
                 let docview = clean_page(tree, seen, weights, CleanerKind::DocView, config);
                 let mut content = match &self.block_model {
-                    Some(model) => {
-                        let threshold = config.blocks.min_probability.unwrap_or(model.threshold);
-                        let kept = clean_blocks(tree, seen, weights, &docview, model, threshold);
+                    Some(classifier) => {
+                        let threshold = config.blocks.min_probability.unwrap_or(classifier.model.threshold);
+                        let kept = clean_blocks(tree, seen, weights, &docview, classifier, threshold);
                         if kept.nodes.is_empty() { docview } else { kept }
                     }
                     None => docview,
