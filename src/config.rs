@@ -8,13 +8,15 @@
 use std::collections::BTreeMap;
 use std::path::Path;
 
+use schemars::JsonSchema;
 use serde::{Deserialize, Serialize};
 
 mod choices;
+mod commented;
 pub use choices::{Algorithm, ClassifierChoice, CleanerKind, DetectorKind, PageFormat};
 
 /// The whole configuration of a build.
-#[derive(Debug, Clone, Default, Serialize, Deserialize, PartialEq)]
+#[derive(Debug, Clone, Default, Serialize, Deserialize, PartialEq, JsonSchema)]
 #[serde(default, deny_unknown_fields)]
 pub struct Config {
     pub input: InputConfig,
@@ -36,7 +38,7 @@ pub struct Config {
 }
 
 /// Limits on what one page may cost.
-#[derive(Debug, Clone, Serialize, Deserialize, PartialEq)]
+#[derive(Debug, Clone, Serialize, Deserialize, PartialEq, JsonSchema)]
 #[serde(default, deny_unknown_fields)]
 pub struct InputConfig {
     /// Pages larger than this (bytes, after decompression) are skipped with a warning.
@@ -69,7 +71,7 @@ impl Default for InputConfig {
 }
 
 /// The markup tag tree of §3.1.
-#[derive(Debug, Clone, Serialize, Deserialize, PartialEq)]
+#[derive(Debug, Clone, Serialize, Deserialize, PartialEq, JsonSchema)]
 #[serde(default, deny_unknown_fields)]
 pub struct TagTreeConfig {
     /// A block is of hub type when anchor terms / terms exceeds this (§3.1).
@@ -112,7 +114,7 @@ impl Default for TagTreeConfig {
 }
 
 /// Block weights (Algorithm 1) and the feature vector (Formula 2).
-#[derive(Debug, Clone, Serialize, Deserialize, PartialEq)]
+#[derive(Debug, Clone, Serialize, Deserialize, PartialEq, JsonSchema)]
 #[serde(default, deny_unknown_fields)]
 pub struct BlockWeightConfig {
     /// The force of each weighty tag (§3.2). The paper gives no values, only that H1 > H3.
@@ -167,7 +169,7 @@ impl Default for BlockWeightConfig {
 }
 
 /// Page type from the central area (§4.1).
-#[derive(Debug, Clone, Serialize, Deserialize, PartialEq)]
+#[derive(Debug, Clone, Serialize, Deserialize, PartialEq, JsonSchema)]
 #[serde(default, deny_unknown_fields)]
 pub struct PageTypeConfig {
     /// Hub page when terms in hub blocks / terms of all central blocks exceeds this (§4.1).
@@ -177,6 +179,8 @@ pub struct PageTypeConfig {
     /// in image blocks), but a gallery without captions has no terms to take a share of, and
     /// an image's caption is usually a block of its own; counting terms per image covers both.
     pub max_terms_per_image: f64,
+    /// The least number of content images in the central area for an image page (see
+    /// `max_terms_per_image`): one or two pictures illustrate an article.
     pub min_images: usize,
 }
 
@@ -190,7 +194,7 @@ impl Default for PageTypeConfig {
 /// outside the central area of §4.1), its title heading, its content images. The paper
 /// names the margins (header, footer, navigation, sidebars) but not how to find them; these
 /// word lists and bounds were written by hand with their rules, not tuned on any set.
-#[derive(Debug, Clone, Serialize, Deserialize, PartialEq)]
+#[derive(Debug, Clone, Serialize, Deserialize, PartialEq, JsonSchema)]
 #[serde(default, deny_unknown_fields)]
 pub struct LayoutConfig {
     /// Words of an id or class that mark a block as margin (`<div class="site-nav">` gives
@@ -280,7 +284,7 @@ impl Default for LayoutConfig {
 }
 
 /// Which cleaner runs, and the parameters of the default one.
-#[derive(Debug, Clone, Serialize, Deserialize, PartialEq)]
+#[derive(Debug, Clone, Serialize, Deserialize, PartialEq, JsonSchema)]
 #[serde(default, deny_unknown_fields)]
 pub struct CleaningConfig {
     /// `docview` (default: the paper plus a topic-root search), `docview-paper`, or a cleaner
@@ -384,7 +388,7 @@ impl Default for CleaningConfig {
 /// The `satisfiable` cleaner: Qi & Sun's satisfiable sub-tree heuristics (§3.2 of
 /// "Eliminating Noisy Information in Webpage through Heuristic Rules"). The defaults are the
 /// values the paper found best: G, α, β, γ = 2, 40, 100, 0.3 (§4).
-#[derive(Debug, Clone, Serialize, Deserialize, PartialEq)]
+#[derive(Debug, Clone, Serialize, Deserialize, PartialEq, JsonSchema)]
 #[serde(default, deny_unknown_fields)]
 pub struct SatisfiableConfig {
     /// G: a candidate sub-tree is the "G-generation parent node" of a text node, and "in
@@ -415,7 +419,7 @@ impl Default for SatisfiableConfig {
 /// The `pab` cleaner: Kabir, Kabir & Amin's HTML tag priority assignment (PAB, §3 of
 /// "Isolating Informative Blocks from Large Web Pages Using HTML Tag Priority Assignment Based
 /// Approach").
-#[derive(Debug, Clone, Serialize, Deserialize, PartialEq)]
+#[derive(Debug, Clone, Serialize, Deserialize, PartialEq, JsonSchema)]
 #[serde(default, deny_unknown_fields)]
 pub struct PabConfig {
     /// The html tags priority table (PT, Table 3.1): a block's priority is the sum of the
@@ -468,7 +472,7 @@ impl Default for PabConfig {
 }
 
 /// The `sst` cleaner: the Site Style Tree of Yi, Liu & Li (KDD 2003), §3.
-#[derive(Debug, Clone, Serialize, Deserialize, PartialEq)]
+#[derive(Debug, Clone, Serialize, Deserialize, PartialEq, JsonSchema)]
 #[serde(default, deny_unknown_fields)]
 pub struct SstConfig {
     /// The noise threshold `t` of §3.4: an element node is noisy when its composite
@@ -516,7 +520,7 @@ impl Default for SstConfig {
 /// The Mountain Model cleaner (`cleaning.cleaner = "mountain"`; Bing et al., "Primary Content
 /// Extraction with Mountain Model"). Defaults are the paper's values where it gives one (§3.1,
 /// §4); the rest is ours and documented as such.
-#[derive(Debug, Clone, Serialize, Deserialize, PartialEq)]
+#[derive(Debug, Clone, Serialize, Deserialize, PartialEq, JsonSchema)]
 #[serde(default, deny_unknown_fields)]
 pub struct MountainConfig {
     /// The ridge classifier (JSON, as written by `indexer eval train-mountain`); empty: the
@@ -598,7 +602,7 @@ impl Default for MountainConfig {
 /// the cleaning training sets. The training settings were not searched: they are common
 /// values for boosted trees on a few hundred thousand examples (the learner's defaults but
 /// for the depth, kept small so the model file stays small and fast).
-#[derive(Debug, Clone, Serialize, Deserialize, PartialEq)]
+#[derive(Debug, Clone, Serialize, Deserialize, PartialEq, JsonSchema)]
 #[serde(default, deny_unknown_fields)]
 pub struct BlocksConfig {
     /// The model (JSON, as written by `indexer eval train-blocks`); empty: the built-in model
@@ -645,7 +649,7 @@ impl Default for BlocksConfig {
 }
 
 /// The aggressive stop-word list learned from document frequency (§3.2).
-#[derive(Debug, Clone, Serialize, Deserialize, PartialEq)]
+#[derive(Debug, Clone, Serialize, Deserialize, PartialEq, JsonSchema)]
 #[serde(default, deny_unknown_fields)]
 pub struct StopWordConfig {
     /// Pages read from the start of the input to learn document frequencies (a first pass over
@@ -664,7 +668,7 @@ impl Default for StopWordConfig {
 }
 
 /// Replica removal (§5).
-#[derive(Debug, Clone, Serialize, Deserialize, PartialEq)]
+#[derive(Debug, Clone, Serialize, Deserialize, PartialEq, JsonSchema)]
 #[serde(default, deny_unknown_fields)]
 pub struct ReplicaConfig {
     /// The near-replica detector: `minhash` (default), `docview` (the keyword MD5
@@ -688,11 +692,15 @@ pub struct ReplicaConfig {
     /// ... provided the smaller page has at least this share of the larger's shingles: a
     /// short text inside a long page (a teaser on a hub) is not a copy of that page.
     pub containment_min_ratio: f64,
-    /// The same three for two pages of different sites. Pages of one site share template
+    /// `minhash_threshold` for two pages of different sites. Pages of one site share template
     /// text that cleaning may leave in (a byline, a related-links list), which raises their
-    /// overlap; across sites shared text is the article itself.
+    /// overlap; across sites shared text is the article itself, so a lower resemblance
+    /// already means a copy.
     pub cross_site_minhash_threshold: f64,
+    /// `containment_threshold` for two pages of different sites (1: containment alone never
+    /// makes a cross-site replica).
     pub cross_site_containment_threshold: f64,
+    /// `containment_min_ratio` for two pages of different sites.
     pub cross_site_containment_min_ratio: f64,
     /// SimHash: pages whose 64-bit sketches differ in at most this many bits are replicas
     /// (3, as in Manku et al. 2007).
@@ -729,7 +737,7 @@ impl Default for ReplicaConfig {
 }
 
 /// Web page integration (§6).
-#[derive(Debug, Clone, Serialize, Deserialize, PartialEq)]
+#[derive(Debug, Clone, Serialize, Deserialize, PartialEq, JsonSchema)]
 #[serde(default, deny_unknown_fields)]
 pub struct DocViewConfig {
     /// λ: number of keywords.
@@ -788,11 +796,12 @@ impl Default for DocViewConfig {
 
 /// Content classification (§6 "Content category"): the model a build uses, and the
 /// parameters `indexer classify train` and `indexer classify eval` train with.
-#[derive(Debug, Clone, Serialize, Deserialize, PartialEq)]
+#[derive(Debug, Clone, Serialize, Deserialize, PartialEq, JsonSchema)]
 #[serde(default, deny_unknown_fields)]
 pub struct ClassifyConfig {
     /// The model file a build classifies with (`indexer build --classifier`); empty: the
     /// built-in default model (Table 1's 12 categories). `off`: no classification.
+    #[schemars(with = "String")]
     pub model: ClassifierChoice,
     /// `nb-svm+nb` (NB-SVM and Naive Bayes, their calibrated probabilities averaged), `nb-svm`
     /// (the SVM over Naive Bayes log-count ratios, Wang & Manning 2012), `linear-svm`
@@ -860,7 +869,7 @@ impl Default for ClassifyConfig {
 }
 
 /// Tantivy writer resources.
-#[derive(Debug, Clone, Serialize, Deserialize, PartialEq)]
+#[derive(Debug, Clone, Serialize, Deserialize, PartialEq, JsonSchema)]
 #[serde(default, deny_unknown_fields)]
 pub struct IndexConfig {
     /// Memory budget of each of the two index writers, in MiB (at least 15 per writer thread).

@@ -90,7 +90,8 @@ enum Command {
     SiteTemplates(commands::site_templates::SiteTemplatesArgs),
     /// Show what the pipeline makes of one page: tag tree, topic content, DocView record.
     Inspect(commands::inspect::InspectArgs),
-    /// Print the default configuration as TOML (every parameter, documented in the code).
+    /// Print the default configuration as TOML, each section and parameter explained in a
+    /// comment above it (`indexer config > my.toml`, edit, then `--config my.toml`).
     Config,
     /// Measure throughput per stage, whole builds against a floor reference, and memory.
     #[command(long_about = commands::bench::LONG_ABOUT)]
@@ -146,7 +147,7 @@ fn run(cli: Cli) -> Result<ExitCode> {
         Command::Export(args) => commands::export::run(args),
         Command::Inspect(args) => commands::inspect::run(args),
         Command::Config => {
-            out!("{}", indexer::config::Config::default().to_toml());
+            out!("{}", indexer::config::Config::default().to_commented_toml());
             Ok(ExitCode::SUCCESS)
         }
         Command::Bench(args) => commands::bench::run(args),

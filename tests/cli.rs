@@ -301,6 +301,10 @@ fn clear_errors_for_bad_arguments() {
 fn config_prints_a_toml_file_that_build_accepts() {
     let out = indexer().arg("config").output().unwrap();
     assert!(out.status.success());
+    let printed = String::from_utf8_lossy(&out.stdout);
+    let lines: Vec<&str> = printed.lines().collect();
+    let percentage = lines.iter().position(|line| line.starts_with("percentage = ")).unwrap();
+    assert!(lines[percentage - 1].starts_with("# "), "each parameter is explained above it");
     let dir = tempfile::tempdir().unwrap();
     let config = dir.path().join("config.toml");
     let text = String::from_utf8(out.stdout).unwrap().replace("percentage = 0.4", "percentage = 0.5");

@@ -7,10 +7,11 @@
 use std::fmt;
 use std::path::PathBuf;
 
+use schemars::JsonSchema;
 use serde::{Deserialize, Serialize};
 
 /// The cleaners `--cleaner` and `cleaning.cleaner` can name.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize, JsonSchema)]
 pub enum CleanerKind {
     /// The DocView cleaner with its topic-root search (the default).
     #[serde(rename = "docview")]
@@ -72,7 +73,7 @@ impl fmt::Display for CleanerKind {
 }
 
 /// Which near-replica detector (`--replicas`, `replicas.detector`).
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize, JsonSchema)]
 #[serde(rename_all = "lowercase")]
 pub enum DetectorKind {
     /// The keyword MD5 fingerprint of §5: equal fingerprints are replicas.
@@ -115,7 +116,7 @@ impl fmt::Display for DetectorKind {
 }
 
 /// The learning algorithm of a content classifier (`classify.algorithm`).
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize, JsonSchema)]
 #[serde(rename_all = "kebab-case")]
 pub enum Algorithm {
     /// Multinomial Naive Bayes with additive smoothing.
@@ -195,7 +196,9 @@ impl From<ClassifierChoice> for String {
 }
 
 /// What a record's body may be to count as a page (`--accept`, `input.accept`).
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, PartialOrd, Ord, Serialize, Deserialize, clap::ValueEnum)]
+#[derive(
+    Debug, Clone, Copy, PartialEq, Eq, Hash, PartialOrd, Ord, Serialize, Deserialize, JsonSchema, clap::ValueEnum,
+)]
 #[serde(rename_all = "lowercase")]
 pub enum PageFormat {
     /// `text/html`.
