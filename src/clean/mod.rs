@@ -43,7 +43,7 @@ use std::sync::Arc;
 use crate::config::Config;
 use crate::input::RawPage;
 use crate::tagtree::TagTree;
-use block_classifier::{BlockModel, clean_blocks};
+use block_classifier::{BlockClassifier, BlockModel, clean_blocks};
 use mountain_model::{RidgeModel, clean_mountain};
 use site_style_tree::SiteStyleTrees;
 use site_template::SiteTemplates;
@@ -78,7 +78,7 @@ pub struct Cleaner {
     /// The Mountain Model's ridge classifier (`mountain` only).
     ridge_model: Option<Arc<RidgeModel>>,
     /// The block classifier (`blocks` only).
-    block_model: Option<Arc<BlockModel>>,
+    block_model: Option<Arc<BlockClassifier>>,
     /// The site evidence of the default cleaner ([`site_template`]): empty and finished for
     /// the other cleaners and when `cleaning.site_min_pages` is 0.
     site_templates: Arc<SiteTemplates>,
@@ -104,7 +104,7 @@ impl Cleaner {
                     path: if path.is_empty() { "built-in block model".into() } else { path.clone() },
                     message: e.to_string(),
                 })?;
-                Some(Arc::new(model))
+                Some(Arc::new(BlockClassifier::new(model)))
             }
             _ => None,
         };
@@ -159,6 +159,20 @@ impl Cleaner {
         }
         if self.site_templates.is_learning() {
             Arc::make_mut(&mut self.site_templates).observe(site, tree);
+        }
+    }
+
+    /// Whether the pages of `site` can be cleaned before learning is over: the cleaner learns
+    /// per host (not `sst`, which learns from every page), and the host's sample was all
+    /// taken; its template is final once [`Cleaner::finish_site`] was called.
+    pub fn site_sample_complete(&self, site: &str) -> bool {
+        self.kind != CleanerKind::SiteStyleTree && self.site_templates.sample_complete(site)
+    }
+
+    /// Makes the template of `site`, whose sample is complete and observed.
+    pub fn finish_site(&mut self, site: &str) {
+        if self.site_templates.is_learning() {
+            Arc::make_mut(&mut self.site_templates).finish_site(site);
         }
     }
 
@@ -233,9 +247,9 @@ impl Cleaner {
                 let (seen, weights) = marked.as_ref().map_or((&layout, weights), |(l, w)| (l, w));
                 let docview = clean_page(tree, seen, weights, CleanerKind::DocView, config);
                 let mut content = match &self.block_model {
-                    Some(model) => {
-                        let threshold = config.blocks.min_probability.unwrap_or(model.threshold);
-                        clean_blocks(tree, seen, weights, &docview, model, threshold)
+                    Some(classifier) => {
+                        let threshold = config.blocks.min_probability.unwrap_or(classifier.model.threshold);
+                        clean_blocks(tree, seen, weights, &docview, classifier, threshold)
                     }
                     None => docview,
                 };

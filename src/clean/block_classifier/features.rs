@@ -6,7 +6,7 @@
 //! training pages (the model file holds it), each word a flag on the block and on its
 //! ancestors.
 
-use std::collections::HashMap;
+use fnv::FnvHashMap;
 
 use super::super::{BlockWeights, Layout, TopicContent};
 use crate::tagtree::{BlockType, Item, NodeId, TagTree, hint_words};
@@ -113,75 +113,166 @@ pub fn block_features(
     vocabulary: &[String],
     blocks: &[NodeId],
 ) -> Vec<f64> {
-    let n = tree.nodes.len();
-    let width = BASE.len() + TAGS.len() + ANCESTOR_TAGS.len() + 2 * vocabulary.len();
-    let words: HashMap<&str, usize> = vocabulary.iter().enumerate().map(|(i, w)| (w.as_str(), i)).collect();
-    let mask_words = vocabulary.len().min(64);
-    // Per node: depth, its own hint words and its ancestors' (bit sets), its ancestors' tags.
-    // Parents come before children (ids in document order).
-    let mut depth = vec![0usize; n];
-    let mut own_hints = vec![0u64; n];
-    let mut above_hints = vec![0u64; n];
-    let mut above_tags = vec![0u32; n];
-    let mut in_article_body = vec![false; n];
-    for id in 0..n {
-        let node = &tree.nodes[id];
-        for word in hint_words(&node.hint) {
-            if let Some(&i) = words.get(word).filter(|&&i| i < mask_words) {
-                own_hints[id] |= 1 << i;
+    let page = PageFeatures::new(tree, layout, weights, docview, vocabulary, blocks);
+    let width = page.width();
+    let mut rows = vec![0.0; width * blocks.len()];
+    for (b, row) in rows.chunks_mut(width).enumerate() {
+        page.fill_row(b, row);
+    }
+    rows
+}
+
+/// What the rows of one page's blocks are computed from: the page-wide quantities (one pass
+/// over the tree each), then [`PageFeatures::fill_row`] per block. A cleaner fills one row
+/// at a time and judges it, so a page's rows never exist at once.
+pub struct PageFeatures<'a> {
+    tree: &'a TagTree,
+    layout: &'a Layout,
+    weights: &'a BlockWeights,
+    docview: &'a TopicContent,
+    vocabulary: &'a [String],
+    blocks: &'a [NodeId],
+    /// Per node: depth, its own hint words and its ancestors' (bit sets), its ancestors'
+    /// tags, inside an `articleBody`.
+    depth: Vec<usize>,
+    own_hints: Vec<u64>,
+    above_hints: Vec<u64>,
+    above_tags: Vec<u32>,
+    in_article_body: Vec<bool>,
+    max_depth: f64,
+    /// Per block: its terms before it on the page, Formula 2 similarity to the page vector,
+    /// siblings of the same tag and hint, steps up to the docview root's path and down it.
+    terms_before: Vec<usize>,
+    similarity: Vec<f64>,
+    alike: Vec<usize>,
+    root_steps: Vec<(f64, f64)>,
+    root_span: Option<(NodeId, NodeId)>,
+    story_span: Option<(NodeId, NodeId)>,
+    kept_terms: usize,
+    title_node: Option<NodeId>,
+}
+
+impl<'a> PageFeatures<'a> {
+    pub fn new(
+        tree: &'a TagTree,
+        layout: &'a Layout,
+        weights: &'a BlockWeights,
+        docview: &'a TopicContent,
+        vocabulary: &'a [String],
+        blocks: &'a [NodeId],
+    ) -> PageFeatures<'a> {
+        let n = tree.nodes.len();
+        let words: FnvHashMap<&str, usize> = vocabulary.iter().enumerate().map(|(i, w)| (w.as_str(), i)).collect();
+        let mask_words = vocabulary.len().min(64);
+        // Parents come before children (ids in document order).
+        let mut depth = vec![0usize; n];
+        let mut own_hints = vec![0u64; n];
+        let mut above_hints = vec![0u64; n];
+        let mut above_tags = vec![0u32; n];
+        let mut own_tag = vec![0u32; n];
+        let mut in_article_body = vec![false; n];
+        for id in 0..n {
+            let node = &tree.nodes[id];
+            for word in hint_words(&node.hint) {
+                if let Some(&i) = words.get(word).filter(|&&i| i < mask_words) {
+                    own_hints[id] |= 1 << i;
+                }
+            }
+            own_tag[id] = ANCESTOR_TAGS.iter().position(|&t| t == node.tag).map_or(0, |i| 1u32 << i);
+            in_article_body[id] = node.article_body;
+            if let Some(p) = node.parent {
+                depth[id] = depth[p] + 1;
+                above_hints[id] = above_hints[p] | own_hints[p];
+                above_tags[id] = above_tags[p] | own_tag[p];
+                in_article_body[id] |= in_article_body[p];
             }
         }
-        in_article_body[id] = node.article_body;
-        if let Some(p) = node.parent {
-            depth[id] = depth[p] + 1;
-            above_hints[id] = above_hints[p] | own_hints[p];
-            let parent_tag = ANCESTOR_TAGS.iter().position(|&t| t == tree.nodes[p].tag).map_or(0, |i| 1u32 << i);
-            above_tags[id] = above_tags[p] | parent_tag;
-            in_article_body[id] |= in_article_body[p];
+        let max_depth = depth.iter().copied().max().unwrap_or(0).max(1) as f64;
+        let mut terms_before = Vec::with_capacity(blocks.len());
+        let mut before = 0usize;
+        for &id in blocks {
+            terms_before.push(before);
+            before += tree.nodes[id].own.terms;
+        }
+        let similarity = page_similarities(tree, weights, blocks);
+        let alike = alike_siblings(tree, blocks);
+        // Where each block stands from the docview root: steps up to the root's path (the
+        // root and its ancestors), and how far down that path the meeting point lies.
+        let root_steps = match docview.root {
+            Some(r) => {
+                let mut path_position = vec![usize::MAX; n];
+                for (i, a) in std::iter::once(r).chain(tree.ancestors(r)).enumerate() {
+                    path_position[a] = i;
+                }
+                let path_len = path_position.iter().filter(|&&i| i != usize::MAX).count();
+                // Per node: the first node of its ancestry (itself included) on the path, or
+                // the tree's root, and the steps up to it.
+                let mut meeting = vec![(0usize, 0usize); n];
+                for id in 0..n {
+                    meeting[id] = match tree.nodes[id].parent {
+                        Some(p) if path_position[id] == usize::MAX => (meeting[p].0, meeting[p].1 + 1),
+                        _ => (id, 0),
+                    };
+                }
+                blocks
+                    .iter()
+                    .map(|&id| {
+                        let (common, up) = meeting[id];
+                        let down = if path_position[common] == usize::MAX { path_len } else { path_position[common] };
+                        (up as f64, down as f64)
+                    })
+                    .collect()
+            }
+            None => vec![(-1.0, -1.0); blocks.len()],
+        };
+        let root_span = docview.root.map(|r| (r, last_descendant(tree, r)));
+        // The headline's story: its <article> or <main>.
+        let story = layout
+            .title_heading()
+            .and_then(|h| tree.ancestors(h.node).find(|&a| matches!(tree.nodes[a].tag.as_str(), "article" | "main")));
+        let story_span = story.map(|s| (s, last_descendant(tree, s)));
+        let kept_terms: usize = docview.nodes.iter().map(|&id| tree.nodes[id].own.terms).sum();
+        let title_node = layout.title_heading().map(|h| h.node);
+        PageFeatures {
+            tree,
+            layout,
+            weights,
+            docview,
+            vocabulary,
+            blocks,
+            depth,
+            own_hints,
+            above_hints,
+            above_tags,
+            in_article_body,
+            max_depth,
+            terms_before,
+            similarity,
+            alike,
+            root_steps,
+            root_span,
+            story_span,
+            kept_terms,
+            title_node,
         }
     }
-    let max_depth = depth.iter().copied().max().unwrap_or(0).max(1) as f64;
-    // Formula 2's page vector over every block (stop words out), for each block's similarity.
-    let stop = generic_stop_words();
-    let content = |term: &str| !stop.contains(term);
-    let mut page_vector: HashMap<&str, f64> = HashMap::new();
-    for &id in blocks {
-        let bw = weights.get(id);
-        for term in tree.nodes[id].terms.iter().filter(|t| content(t)) {
-            *page_vector.entry(term).or_default() += bw;
-        }
-    }
-    let page_norm = crate::clean::ordered_sum(page_vector.values().map(|w| w * w)).sqrt();
-    let root = tree.nodes[TagTree::ROOT].subtree;
-    let page_terms = root.terms.max(1) as f64;
-    // The topic root of the docview cleaner, and the headline's story (its <article> or <main>).
-    let docview_root = docview.root;
-    let root_path: Vec<NodeId> =
-        docview_root.map(|r| std::iter::once(r).chain(tree.ancestors(r)).collect()).unwrap_or_default();
-    let root_end = docview_root.map(|r| last_descendant(tree, r));
-    let story = layout
-        .title_heading()
-        .and_then(|h| tree.ancestors(h.node).find(|&a| matches!(tree.nodes[a].tag.as_str(), "article" | "main")));
-    let story_end = story.map(|s| last_descendant(tree, s));
-    let kept_terms: usize = docview.nodes.iter().map(|&id| tree.nodes[id].own.terms).sum();
-    let title_node = layout.title_heading().map(|h| h.node);
 
-    let mut rows = vec![0.0; width * blocks.len()];
-    let mut terms_before = 0usize;
-    for (b, &id) in blocks.iter().enumerate() {
+    /// Features per block.
+    pub fn width(&self) -> usize {
+        BASE.len() + TAGS.len() + ANCESTOR_TAGS.len() + 2 * self.vocabulary.len()
+    }
+
+    /// Writes the features of block `b` (of `blocks`, in order) into `row` (`width()` long).
+    pub fn fill_row(&self, b: usize, row: &mut [f64]) {
+        let (tree, docview, blocks) = (self.tree, self.docview, self.blocks);
+        let id = blocks[b];
+        let n = tree.nodes.len();
         let node = &tree.nodes[id];
-        let row = &mut rows[b * width..(b + 1) * width];
         let own = node.own;
         let (punctuation, digits, chars) = text_marks(node);
         let headings: usize = node.weighty.iter().filter(|w| w.tag.starts_with('h')).map(|w| w.terms).sum();
         let parent = node.parent.map(|p| &tree.nodes[p]);
         let grandparent = node.parent.and_then(|p| tree.nodes[p].parent).map(|g| &tree.nodes[g]);
-        let alike = parent.map_or(0, |p| {
-            p.children
-                .iter()
-                .filter(|&&c| c != id && tree.nodes[c].tag == node.tag && tree.nodes[c].hint == node.hint)
-                .count()
-        });
         let previous = b.checked_sub(1).map(|p| blocks[p]);
         let next = blocks.get(b + 1).copied();
         let neighbour = |other: Option<NodeId>| {
@@ -192,46 +283,18 @@ pub fn block_features(
         };
         let (prev_text, prev_density, prev_kept) = neighbour(previous);
         let (next_text, next_density, next_kept) = neighbour(next);
-        // Similarity to the page vector: the block's own vector (its weight is one factor of
-        // every component and cancels in the cosine).
-        let mut own_terms: Vec<&str> = node.terms.iter().filter(|t| content(t)).collect();
-        own_terms.sort_unstable();
-        let mut dot = 0.0;
-        let mut norm = 0.0;
-        for run in own_terms.chunk_by(|a, b| a == b) {
-            let tf = run.len() as f64;
-            dot += tf * page_vector.get(run[0]).copied().unwrap_or(0.0);
-            norm += tf * tf;
-        }
-        let similarity = if norm > 0.0 && page_norm > 0.0 { dot / (norm.sqrt() * page_norm) } else { 0.0 };
-        // Where the block stands from the docview root: steps up to their common ancestor,
-        // steps down from the root to it, and the side (before −1, inside 0, after 1).
-        let (up, down, side, inside) = match (docview_root, root_end) {
-            (Some(r), Some(end)) => {
-                let mut up = 0usize;
-                let mut common = id;
-                while !root_path.contains(&common) {
-                    match tree.nodes[common].parent {
-                        Some(p) => {
-                            common = p;
-                            up += 1;
-                        }
-                        None => break,
-                    }
-                }
-                let down = root_path.iter().position(|&a| a == common).unwrap_or(root_path.len());
-                let side = if id < r {
-                    -1.0
-                } else if id > end {
-                    1.0
-                } else {
-                    0.0
-                };
-                (up as f64, down as f64, side, id >= r && id <= end)
-            }
-            _ => (-1.0, -1.0, 0.0, false),
+        // The side of the docview root the block lies on (before −1, inside 0, after 1).
+        let (up, down) = self.root_steps[b];
+        let (side, inside) = match self.root_span {
+            Some((r, _)) if id < r => (-1.0, false),
+            Some((_, end)) if id > end => (1.0, false),
+            Some(_) => (0.0, true),
+            None => (0.0, false),
         };
-        let in_story = story.zip(story_end).is_some_and(|(s, end)| id >= s && id <= end);
+        let in_story = self.story_span.is_some_and(|(s, end)| id >= s && id <= end);
+        let root = tree.nodes[TagTree::ROOT].subtree;
+        let page_terms = root.terms.max(1) as f64;
+        let depth = self.depth[id];
         let values = [
             ln1p(own.terms),
             ln1p(own.text_terms()),
@@ -239,28 +302,28 @@ pub fn block_features(
             own.teaser_terms as f64 / own.terms.max(1) as f64,
             own.links as f64,
             own.images as f64,
-            weights.get(id),
-            similarity,
+            self.weights.get(id),
+            self.similarity[b],
             code(node.own_type),
             code(node.block_type),
-            depth[id] as f64,
-            depth[id] as f64 / max_depth,
-            terms_before as f64 / page_terms,
+            depth as f64,
+            depth as f64 / self.max_depth,
+            self.terms_before[b] as f64 / page_terms,
             id as f64 / n as f64,
             ln1p(node.subtree.terms),
             node.subtree.link_density(),
             node.children.len() as f64,
             headings as f64 / own.terms.max(1) as f64,
-            f64::from(u8::from(title_node == Some(id))),
+            f64::from(u8::from(self.title_node == Some(id))),
             punctuation as f64 / own.terms.max(1) as f64,
             digits as f64 / chars.max(1) as f64,
-            f64::from(u8::from(layout.is_margin(id))),
-            f64::from(u8::from(in_article_body[id])),
+            f64::from(u8::from(self.layout.is_margin(id))),
+            f64::from(u8::from(self.in_article_body[id])),
             parent.map_or(0.0, |p| ln1p(p.subtree.terms)),
             parent.map_or(0.0, |p| p.subtree.link_density()),
             parent.map_or(0.0, |p| p.children.len() as f64),
             grandparent.map_or(0.0, |g| g.subtree.link_density()),
-            alike as f64,
+            self.alike[b] as f64,
             prev_text,
             prev_density,
             prev_kept,
@@ -272,13 +335,14 @@ pub fn block_features(
             ln1p(blocks.len()),
             code(docview.page_type),
             f64::from(u8::from(docview.keep[id])),
-            kept_terms as f64 / page_terms,
+            self.kept_terms as f64 / page_terms,
             f64::from(u8::from(inside)),
             up,
             down,
             side,
             f64::from(u8::from(in_story)),
         ];
+        row.fill(0.0);
         row[..BASE.len()].copy_from_slice(&values);
         let mut at = BASE.len();
         if let Some(i) = TAGS.iter().position(|&t| t == node.tag) {
@@ -286,16 +350,99 @@ pub fn block_features(
         }
         at += TAGS.len();
         for i in 0..ANCESTOR_TAGS.len() {
-            row[at + i] = f64::from(u8::from(above_tags[id] & (1 << i) != 0));
+            row[at + i] = f64::from(u8::from(self.above_tags[id] & (1 << i) != 0));
         }
         at += ANCESTOR_TAGS.len();
-        for i in 0..mask_words {
-            row[at + i] = f64::from(u8::from(own_hints[id] & (1 << i) != 0));
-            row[at + vocabulary.len() + i] = f64::from(u8::from(above_hints[id] & (1 << i) != 0));
+        let words = self.vocabulary.len();
+        for i in 0..words.min(64) {
+            row[at + i] = f64::from(u8::from(self.own_hints[id] & (1 << i) != 0));
+            row[at + words + i] = f64::from(u8::from(self.above_hints[id] & (1 << i) != 0));
         }
-        terms_before += own.terms;
     }
-    rows
+}
+
+/// Formula 2 similarity of each block's vector to the page vector (every block's terms
+/// weighted by its block weight, stop words out). The block's own weight is one factor of
+/// every component of its vector and cancels in the cosine. Terms are numbered once per page
+/// in their sort order, so that each block's sums run over its terms in that order.
+fn page_similarities(tree: &TagTree, weights: &BlockWeights, blocks: &[NodeId]) -> Vec<f64> {
+    let stop = generic_stop_words();
+    // Each distinct term once: its number, and whether it is a content term.
+    let mut numbers: FnvHashMap<&str, u32> = FnvHashMap::default();
+    let mut terms: Vec<&str> = Vec::new();
+    let mut content: Vec<bool> = Vec::new();
+    let mut page_weight: Vec<f64> = Vec::new();
+    // The content terms of each block, by number: `occurrences[starts[b]..starts[b + 1]]`.
+    let mut occurrences: Vec<u32> = Vec::new();
+    let mut starts = Vec::with_capacity(blocks.len() + 1);
+    for &id in blocks {
+        starts.push(occurrences.len());
+        let bw = weights.get(id);
+        for term in tree.nodes[id].terms.iter() {
+            let number = *numbers.entry(term).or_insert_with(|| {
+                terms.push(term);
+                content.push(!stop.contains(term));
+                page_weight.push(0.0);
+                (terms.len() - 1) as u32
+            });
+            if content[number as usize] {
+                page_weight[number as usize] += bw;
+                occurrences.push(number);
+            }
+        }
+    }
+    starts.push(occurrences.len());
+    let page_norm =
+        crate::clean::ordered_sum(page_weight.iter().zip(&content).filter(|&(_, &c)| c).map(|(w, _)| w * w)).sqrt();
+    // Renumber by sort order of the terms.
+    let mut by_term: Vec<u32> = (0..terms.len() as u32).collect();
+    by_term.sort_unstable_by_key(|&i| terms[i as usize]);
+    let mut rank = vec![0u32; terms.len()];
+    let mut weight_by_rank = vec![0.0; terms.len()];
+    for (r, &i) in by_term.iter().enumerate() {
+        rank[i as usize] = r as u32;
+        weight_by_rank[r] = page_weight[i as usize];
+    }
+    let mut own: Vec<u32> = Vec::new();
+    (0..blocks.len())
+        .map(|b| {
+            own.clear();
+            own.extend(occurrences[starts[b]..starts[b + 1]].iter().map(|&i| rank[i as usize]));
+            own.sort_unstable();
+            let mut dot = 0.0;
+            let mut norm = 0.0;
+            for run in own.chunk_by(|a, b| a == b) {
+                let tf = run.len() as f64;
+                dot += tf * weight_by_rank[run[0] as usize];
+                norm += tf * tf;
+            }
+            if norm > 0.0 && page_norm > 0.0 { dot / (norm.sqrt() * page_norm) } else { 0.0 }
+        })
+        .collect()
+}
+
+/// For each block, its siblings with the same tag and hint (a list's items, a grid's cells):
+/// each parent's children are grouped once.
+fn alike_siblings(tree: &TagTree, blocks: &[NodeId]) -> Vec<usize> {
+    let mut alike = vec![0usize; tree.nodes.len()];
+    let mut grouped = vec![false; tree.nodes.len()];
+    let mut children: Vec<NodeId> = Vec::new();
+    for &id in blocks {
+        let Some(p) = tree.nodes[id].parent else { continue };
+        if std::mem::replace(&mut grouped[p], true) {
+            continue;
+        }
+        let key = |c: &NodeId| (tree.nodes[*c].tag.as_str(), tree.nodes[*c].hint.as_str());
+        children.clear();
+        children.extend_from_slice(&tree.nodes[p].children);
+        children.sort_unstable_by_key(key);
+        for run in children.chunk_by(|a, b| key(a) == key(b)) {
+            for &c in run {
+                alike[c] = run.len() - 1;
+            }
+        }
+    }
+    blocks.iter().map(|&id| alike[id]).collect()
 }
 
 /// The last node of `id`'s subtree (ids of a subtree are contiguous).

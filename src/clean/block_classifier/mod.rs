@@ -23,8 +23,8 @@
 mod features;
 mod model;
 
-pub use features::{block_features, blocks, feature_names, vocabulary_word};
-pub use model::{BlockModel, DEFAULT_MODEL_JSON, ModelError, Tree};
+pub use features::{PageFeatures, block_features, blocks, feature_names, vocabulary_word};
+pub use model::{BlockModel, DEFAULT_MODEL_JSON, Forest, MAX_DEPTH, ModelError, Tree};
 
 use super::{BlockWeights, Layout, TopicContent};
 use crate::tagtree::{NodeId, TagTree};
@@ -34,35 +34,48 @@ pub fn is_bare_headline(tree: &TagTree, layout: &Layout, id: NodeId) -> bool {
     layout.headline(tree).is_some_and(|(node, tag)| node == id && tag.terms >= tree.nodes[id].own.terms)
 }
 
-/// The topic content the model keeps, from the `docview` cleaner's `docview` of the same tree
-/// read with the same `layout`.
+/// A block model ready to judge pages: the model and its trees laid out for prediction.
+#[derive(Debug, Clone)]
+pub struct BlockClassifier {
+    pub model: BlockModel,
+    forest: Forest,
+}
+
+impl BlockClassifier {
+    pub fn new(model: BlockModel) -> BlockClassifier {
+        let forest = Forest::of(&model);
+        BlockClassifier { model, forest }
+    }
+}
+
+/// The topic content the classifier keeps, from the `docview` cleaner's `docview` of the same
+/// tree read with the same `layout`.
 pub fn clean_blocks(
     tree: &TagTree,
     layout: &Layout,
     weights: &BlockWeights,
     docview: &TopicContent,
-    model: &BlockModel,
+    classifier: &BlockClassifier,
     threshold: f64,
 ) -> TopicContent {
     let ids = blocks(tree);
-    let width = model.features.len();
-    let rows = block_features(tree, layout, weights, docview, &model.vocabulary, &ids);
+    let page = PageFeatures::new(tree, layout, weights, docview, &classifier.model.vocabulary, &ids);
+    let mut row = vec![0.0; page.width()];
+    let mut kept: Vec<NodeId> = Vec::with_capacity(ids.len());
+    for (b, &id) in ids.iter().enumerate() {
+        let keep = if is_bare_headline(tree, layout, id) {
+            docview.keep[id]
+        } else {
+            page.fill_row(b, &mut row);
+            classifier.forest.probability(&row) >= threshold
+        };
+        if keep {
+            kept.push(id);
+        }
+    }
     // Blocks without terms (pictures of a gallery) stay as `docview` decided: the labels are
     // text, and nothing was learned about them.
-    let pictures = docview.nodes.iter().copied().filter(|&id| tree.nodes[id].own.terms == 0);
-    let kept: Vec<NodeId> = ids
-        .iter()
-        .enumerate()
-        .filter(|&(b, &id)| {
-            if is_bare_headline(tree, layout, id) {
-                docview.keep[id]
-            } else {
-                model.probability(&rows[b * width..(b + 1) * width]) >= threshold
-            }
-        })
-        .map(|(_, &id)| id)
-        .chain(pictures)
-        .collect();
+    kept.extend(docview.nodes.iter().copied().filter(|&id| tree.nodes[id].own.terms == 0));
     TopicContent::new(tree, layout, docview.page_type, kept)
 }
 
@@ -110,7 +123,14 @@ mod tests {
         let layout = Layout::of(&tree, &config.layout);
         let weights = block_weights(&tree, &config.block_weight);
         let docview = clean_page(&tree, &layout, &weights, CleanerKind::DocView, &config);
-        let content = clean_blocks(&tree, &layout, &weights, &docview, &stump("docview_kept", 0.5, true), 0.5);
+        let content = clean_blocks(
+            &tree,
+            &layout,
+            &weights,
+            &docview,
+            &BlockClassifier::new(stump("docview_kept", 0.5, true)),
+            0.5,
+        );
         assert_eq!(content.nodes, docview.nodes);
         assert_eq!(content.page_type, docview.page_type);
     }
@@ -123,7 +143,14 @@ mod tests {
         let weights = block_weights(&tree, &config.block_weight);
         let docview = clean_page(&tree, &layout, &weights, CleanerKind::DocView, &config);
         // Running text of its own: every paragraph, not the menu.
-        let content = clean_blocks(&tree, &layout, &weights, &docview, &stump("link_density", 0.5, false), 0.5);
+        let content = clean_blocks(
+            &tree,
+            &layout,
+            &weights,
+            &docview,
+            &BlockClassifier::new(stump("link_density", 0.5, false)),
+            0.5,
+        );
         let text = content.text(&tree);
         assert!(text.contains("terns came back") && text.contains("Another region"), "{text}");
         assert!(!text.contains("Sports"), "{text}");

@@ -37,6 +37,18 @@ impl Tree {
         }
     }
 
+    /// Splits on the longest way from the root to a leaf (for a well-formed tree).
+    fn depth(&self) -> usize {
+        // Children come after their parent: one pass from the leaves up.
+        let mut depth = vec![0usize; self.feature.len()];
+        for i in (0..self.feature.len()).rev() {
+            if self.feature[i] >= 0 {
+                depth[i] = 1 + depth[self.left[i] as usize].max(depth[self.right[i] as usize]);
+            }
+        }
+        depth[0]
+    }
+
     /// Whether every index points inside the tree and every split to a known feature, and
     /// children come after their parent (so a walk ends).
     fn is_well_formed(&self, features: usize) -> bool {
@@ -88,7 +100,14 @@ pub enum ModelError {
     Tree(usize),
     #[error("the block model's vocabulary has {0} words; at most 64 are supported")]
     Vocabulary(usize),
+    #[error(
+        "the block model's tree {0} is {1} splits deep; at most {MAX_DEPTH} are supported (retrain with a smaller blocks.max_depth)"
+    )]
+    Depth(usize, usize),
 }
+
+/// The deepest tree a model may hold: [`Forest`] lays each tree out complete (2^depth leaves).
+pub const MAX_DEPTH: usize = 12;
 
 impl BlockModel {
     /// Reads a model from JSON and checks its shape.
@@ -103,6 +122,9 @@ impl BlockModel {
         }
         if let Some(bad) = model.trees.iter().position(|t| !t.is_well_formed(expected.len())) {
             return Err(ModelError::Tree(bad));
+        }
+        if let Some((bad, depth)) = model.trees.iter().map(Tree::depth).enumerate().find(|&(_, d)| d > MAX_DEPTH) {
+            return Err(ModelError::Depth(bad, depth));
         }
         Ok(model)
     }
@@ -123,6 +145,83 @@ impl BlockModel {
     /// The log-odds that the block of feature row `row` is content.
     pub fn log_odds(&self, row: &[f64]) -> f64 {
         self.base_score + self.trees.iter().map(|t| t.predict(row)).sum::<f64>()
+    }
+
+    /// The probability that the block of feature row `row` is content.
+    pub fn probability(&self, row: &[f64]) -> f64 {
+        1.0 / (1.0 + (-self.log_odds(row)).exp())
+    }
+}
+
+/// One split of a [`Forest`]: right when the feature is not below the threshold.
+#[derive(Debug, Clone, Copy)]
+struct Split {
+    threshold: f64,
+    feature: u32,
+}
+
+/// A model's trees laid out for prediction: each tree padded to a complete tree of its depth
+/// (a leaf above the last level becomes splits whose two sides lead to copies of it), its
+/// splits in heap order (the children of split `h` at `2h + 1` and `2h + 2`), so that a walk
+/// is `depth` steps without a branch on the data. Predictions are those of
+/// [`BlockModel::log_odds`], bit for bit: the same leaves, summed in the same order.
+#[derive(Debug, Clone)]
+pub struct Forest {
+    base_score: f64,
+    splits: Vec<Split>,
+    leaves: Vec<f64>,
+    /// Per tree: depth, first split, first leaf.
+    trees: Vec<(u32, usize, usize)>,
+}
+
+impl Forest {
+    /// The trees of a model read by [`BlockModel::from_json`] (well formed, at most
+    /// [`MAX_DEPTH`] deep).
+    pub fn of(model: &BlockModel) -> Forest {
+        let mut forest =
+            Forest { base_score: model.base_score, splits: Vec::new(), leaves: Vec::new(), trees: Vec::new() };
+        for tree in &model.trees {
+            let depth = tree.depth();
+            let (split_start, leaf_start) = (forest.splits.len(), forest.leaves.len());
+            forest.splits.resize(split_start + (1 << depth) - 1, Split { threshold: 0.0, feature: 0 });
+            forest.leaves.resize(leaf_start + (1 << depth), 0.0);
+            forest.lay_out(tree, 0, 0, depth, split_start, leaf_start);
+            forest.trees.push((depth as u32, split_start, leaf_start));
+        }
+        forest
+    }
+
+    /// Places `tree`'s node `i` at heap position `h` of a complete tree `levels` deep below it.
+    fn lay_out(&mut self, tree: &Tree, i: usize, h: usize, levels: usize, split_start: usize, leaf_start: usize) {
+        let splits = (1usize << (h + 1).ilog2()) - 1; // heap positions above h's level
+        let level_position = h - splits;
+        if levels == 0 {
+            self.leaves[leaf_start + level_position] = tree.value[i];
+            return;
+        }
+        let (left, right) = if tree.feature[i] < 0 {
+            (i, i)
+        } else {
+            self.splits[split_start + h] = Split { threshold: tree.threshold[i], feature: tree.feature[i] as u32 };
+            (tree.left[i] as usize, tree.right[i] as usize)
+        };
+        self.lay_out(tree, left, 2 * h + 1, levels - 1, split_start, leaf_start);
+        self.lay_out(tree, right, 2 * h + 2, levels - 1, split_start, leaf_start);
+    }
+
+    /// The log-odds that the block of feature row `row` is content.
+    pub fn log_odds(&self, row: &[f64]) -> f64 {
+        let leaves = self.trees.iter().map(|&(depth, split_start, leaf_start)| {
+            let splits = &self.splits[split_start..];
+            let mut h = 0usize;
+            for _ in 0..depth {
+                let split = splits[h];
+                // Left (2h + 1) when below the threshold, else right (2h + 2): NaN goes right.
+                h = 2 * h + 2 - usize::from(row[split.feature as usize] < split.threshold);
+            }
+            self.leaves[leaf_start + h + 1 - (1 << depth)]
+        });
+        self.base_score + leaves.sum::<f64>()
     }
 
     /// The probability that the block of feature row `row` is content.
@@ -155,6 +254,53 @@ mod tests {
         backwards.left[0] = 0;
         assert!(!backwards.is_well_formed(1));
         assert!(!stump().is_well_formed(0), "a split on a feature the model does not have");
+    }
+
+    #[test]
+    fn the_laid_out_forest_predicts_what_the_trees_do_bit_for_bit() {
+        let model = BlockModel::load("").unwrap();
+        let forest = Forest::of(&model);
+        // Rows of every kind a split meets: values at a threshold, beside it, and NaN.
+        let thresholds: Vec<f64> = model.trees.iter().flat_map(|t| t.threshold.iter().copied()).collect();
+        let mut state = 0x2545_f491_4f6c_dd1du64;
+        let mut next = || {
+            state ^= state << 13;
+            state ^= state >> 7;
+            state ^= state << 17;
+            state
+        };
+        for _ in 0..2000 {
+            let row: Vec<f64> = (0..model.features.len())
+                .map(|_| {
+                    let t = thresholds[next() as usize % thresholds.len()];
+                    match next() % 5 {
+                        0 => t,
+                        1 => t - 1e-9,
+                        2 => t + 1.0,
+                        3 => f64::NAN,
+                        _ => (next() % 1000) as f64 / 100.0,
+                    }
+                })
+                .collect();
+            assert_eq!(forest.log_odds(&row).to_bits(), model.log_odds(&row).to_bits());
+        }
+        // A tree shallower than its depth on one side, and a tree that is one leaf.
+        let mut uneven = model.clone();
+        let deeper_right = Tree {
+            feature: vec![0, -1, 0, -1, -1],
+            threshold: vec![0.5, 0.0, 0.8, 0.0, 0.0],
+            left: vec![1, 0, 3, 0, 0],
+            right: vec![2, 0, 4, 0, 0],
+            value: vec![0.0, -2.0, 0.0, 1.0, 3.0],
+        };
+        let leaf = Tree { feature: vec![-1], threshold: vec![0.0], left: vec![0], right: vec![0], value: vec![0.25] };
+        uneven.trees = vec![deeper_right, leaf];
+        let forest = Forest::of(&uneven);
+        for x in [0.1, 0.5, 0.79, 0.8, 0.9, f64::NAN] {
+            let mut row = model.features.iter().map(|_| 0.0).collect::<Vec<f64>>();
+            row[0] = x;
+            assert_eq!(forest.log_odds(&row).to_bits(), uneven.log_odds(&row).to_bits(), "{x}");
+        }
     }
 
     #[test]
