@@ -98,6 +98,11 @@ impl<'a> PageContext<'a> {
         &self.cleaner
     }
 
+    /// The cleaner, to go on learning while the pages are processed (see `pipeline::write_build`).
+    pub fn cleaner_mut(&mut self) -> &mut Cleaner {
+        &mut self.cleaner
+    }
+
     pub fn signer(&self) -> &Signer {
         &self.signer
     }
@@ -129,13 +134,20 @@ pub struct ProcessedPage {
 /// Runs one page through every per-page stage.
 pub fn process_page(raw: RawPage, ctx: &PageContext<'_>) -> Result<ProcessedPage, Skipped> {
     if is_binary(&raw.bytes) {
-        return Err(Skipped {
-            origin: raw.origin,
-            reason: SkipReason::NotHtml,
-            detail: "binary data (NUL bytes), not an HTML page".into(),
-        });
+        return Err(binary_page(raw));
     }
     let (tree, encoding) = ctx.tag_tree(&raw);
+    process_parsed(raw, tree, encoding, ctx)
+}
+
+/// The stages of [`process_page`] after parsing, for a page whose tag tree was built already
+/// (a build that learns site templates in its main pass parses each page once).
+pub fn process_parsed(
+    raw: RawPage,
+    tree: TagTree,
+    encoding: &'static encoding_rs::Encoding,
+    ctx: &PageContext<'_>,
+) -> Result<ProcessedPage, Skipped> {
     let config = ctx.config();
     let weights = block_weights(&tree, &config.block_weight);
     let content = ctx.cleaner().clean(&site_of(&raw.url), &tree, &weights, config);
@@ -184,6 +196,15 @@ pub fn process_page(raw: RawPage, ctx: &PageContext<'_>) -> Result<ProcessedPage
     })
 }
 
+/// The record of a page [`is_binary`] rejects.
+pub(crate) fn binary_page(raw: RawPage) -> Skipped {
+    Skipped {
+        origin: raw.origin,
+        reason: SkipReason::NotHtml,
+        detail: "binary data (NUL bytes), not an HTML page".into(),
+    }
+}
+
 /// Binary detection as ripgrep does it: a NUL byte near the start. UTF-16 pages, the only
 /// HTML with NUL bytes, announce themselves with a byte-order mark.
 pub(crate) fn is_binary(bytes: &[u8]) -> bool {
@@ -226,6 +247,10 @@ pub fn terms_in_order(tree: &TagTree, nodes: &[usize]) -> Vec<String> {
 
 /// The distinct terms of a page's visible text (a document of the stop-word sample).
 pub fn distinct_terms(raw: &RawPage, ctx: &PageContext<'_>) -> HashSet<String> {
-    let (tree, _) = ctx.tag_tree(raw);
+    tree_terms(&ctx.tag_tree(raw).0)
+}
+
+/// The distinct terms of a tag tree's visible text.
+pub fn tree_terms(tree: &TagTree) -> HashSet<String> {
     tree.nodes.iter().flat_map(|n| n.terms.iter().map(str::to_string)).collect()
 }

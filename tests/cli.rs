@@ -538,6 +538,49 @@ fn a_build_learns_each_hosts_template_and_shards_share_it() {
         .stderr(predicate::str::contains("not a site-templates file"));
 }
 
+/// A build whose hosts come one after another learns their templates in its main pass, each
+/// page parsed once (`pipeline::write_build`): small batches split each host's sample, and
+/// the records are those of a build given the templates learned in a pass of their own.
+#[test]
+fn templates_learned_in_the_main_pass_clean_as_a_learning_pass_does() {
+    let input = tempfile::tempdir().unwrap();
+    let mut lines = journal_site(6);
+    let other_site = lines.pop().unwrap();
+    let letters: Vec<String> = lines
+        .iter()
+        .map(|line| {
+            line.replace("journal.example.org", "letters.example.org")
+                .replace("</p></div><div", " Letters.</p></div><div")
+        })
+        .collect();
+    lines.extend(letters);
+    lines.push(other_site);
+    let path = input.path().join("pages.jsonl");
+    std::fs::write(&path, lines.join("\n")).unwrap();
+    let config = input.path().join("small-batches.toml");
+    std::fs::write(&config, "[input]\nbatch_size = 4\n\n[cleaning]\nsite_sample_pages = 5\n").unwrap();
+    let build = |dir: &Path, templates: Option<&Path>| {
+        let mut command = indexer();
+        command.args(["build", "--quiet", "--config"]).arg(&config);
+        if let Some(templates) = templates {
+            command.arg("--site-templates").arg(templates);
+        }
+        command.arg(&path).arg("--dir").arg(dir).assert().success();
+    };
+    let learned_inline = tempfile::tempdir().unwrap();
+    build(learned_inline.path(), None);
+    let templates = input.path().join("site-templates.tsv");
+    indexer().args(["site-templates", "--config"]).arg(&config).arg(&path).arg("-o").arg(&templates).assert().success();
+    let given = tempfile::tempdir().unwrap();
+    build(given.path(), Some(&templates));
+    let read = |dir: &Path, name: &str| std::fs::read_to_string(dir.join("current").join(name)).unwrap();
+    let inline_templates = read(learned_inline.path(), "site-templates.tsv");
+    assert_eq!(inline_templates, std::fs::read_to_string(&templates).unwrap());
+    assert!(inline_templates.contains("journal.example.org\t") && inline_templates.contains("letters.example.org\t"));
+    assert_eq!(records(learned_inline.path()).len(), 13);
+    assert_eq!(read(learned_inline.path(), "docview.jsonl"), read(given.path(), "docview.jsonl"));
+}
+
 /// The paper cuts of issue 21, item 4: each is a clear message, not a silent surprise.
 #[test]
 fn paper_cuts_get_clear_answers() {

@@ -162,6 +162,20 @@ impl Cleaner {
         }
     }
 
+    /// Whether the pages of `site` can be cleaned before learning is over: the cleaner learns
+    /// per host (not `sst`, which learns from every page), and the host's sample was all
+    /// taken; its template is final once [`Cleaner::finish_site`] was called.
+    pub fn site_sample_complete(&self, site: &str) -> bool {
+        self.kind != CleanerKind::SiteStyleTree && self.site_templates.sample_complete(site)
+    }
+
+    /// Makes the template of `site`, whose sample is complete and observed.
+    pub fn finish_site(&mut self, site: &str) {
+        if self.site_templates.is_learning() {
+            Arc::make_mut(&mut self.site_templates).finish_site(site);
+        }
+    }
+
     /// Ends the learning pass.
     pub fn finish_learning(&mut self) {
         if self.kind == CleanerKind::SiteStyleTree {

@@ -79,6 +79,8 @@ pub struct SiteTemplates {
     /// Pages per host in the input (the first pass).
     counted: BTreeMap<String, usize>,
     learning: BTreeMap<String, SiteSample>,
+    /// Hosts whose template was made before the end of learning ([`SiteTemplates::finish_site`]).
+    done: BTreeSet<String>,
     templates: BTreeMap<String, BTreeSet<u64>>,
 }
 
@@ -91,6 +93,7 @@ impl Default for SiteTemplates {
             finished: true,
             counted: BTreeMap::new(),
             learning: BTreeMap::new(),
+            done: BTreeSet::new(),
             templates: BTreeMap::new(),
         }
     }
@@ -107,6 +110,7 @@ impl SiteTemplates {
             finished: config.site_min_pages == 0,
             counted: BTreeMap::new(),
             learning: BTreeMap::new(),
+            done: BTreeSet::new(),
             templates: BTreeMap::new(),
         }
     }
@@ -133,7 +137,10 @@ impl SiteTemplates {
     /// then go to [`SiteTemplates::observe`]). Hosts with fewer than `site_min_pages` pages
     /// and pages past the sample are not: they need no parsing.
     pub fn take(&mut self, site: &str) -> bool {
-        if self.finished || self.counted.get(site).copied().unwrap_or(0) < self.min_pages.max(1) {
+        if self.finished
+            || self.counted.get(site).copied().unwrap_or(0) < self.min_pages.max(1)
+            || self.done.contains(site)
+        {
             return false;
         }
         let sample = self.learning.entry(site.to_string()).or_default();
@@ -173,19 +180,51 @@ impl SiteTemplates {
             return;
         }
         for (site, sample) in std::mem::take(&mut self.learning) {
-            let pages = sample.pages.len();
-            if pages < self.min_pages.max(2) {
-                continue;
-            }
-            let needed = ((self.share * pages as f64).ceil() as u32).max(2);
-            let template: BTreeSet<u64> =
-                sample.blocks.into_iter().filter(|&(_, n)| n >= needed).map(|(hash, _)| hash).collect();
-            if !template.is_empty() {
-                self.templates.insert(site, template);
-            }
+            self.make_template(site, sample);
         }
         self.counted.clear();
+        self.done.clear();
         self.finished = true;
+    }
+
+    /// Whether every page of `site` that [`SiteTemplates::take`] samples has been taken: its
+    /// template can be made ([`SiteTemplates::finish_site`]). True of a host too small to
+    /// learn from and when learning is over.
+    pub fn sample_complete(&self, site: &str) -> bool {
+        if self.finished || self.done.contains(site) {
+            return true;
+        }
+        let count = self.counted.get(site).copied().unwrap_or(0);
+        count < self.min_pages.max(1)
+            || self.learning.get(site).map_or(0, |sample| sample.taken) >= count.min(self.sample_pages)
+    }
+
+    /// Makes the template of `site` before learning is over, once its sample is complete
+    /// and observed: the same template [`SiteTemplates::finish`] would make, since each host's
+    /// is made from its own sample only. Its pages can then be cleaned while the pages of
+    /// other hosts are still being sampled.
+    pub fn finish_site(&mut self, site: &str) {
+        if self.finished || !self.done.insert(site.to_string()) {
+            return;
+        }
+        if let Some(sample) = self.learning.remove(site) {
+            self.make_template(site.to_string(), sample);
+        }
+    }
+
+    /// A host's template from its sample: the blocks found on at least `site_template_share`
+    /// of its distinct sampled pages, and on two at least.
+    fn make_template(&mut self, site: String, sample: SiteSample) {
+        let pages = sample.pages.len();
+        if pages < self.min_pages.max(2) {
+            return;
+        }
+        let needed = ((self.share * pages as f64).ceil() as u32).max(2);
+        let template: BTreeSet<u64> =
+            sample.blocks.into_iter().filter(|&(_, n)| n >= needed).map(|(hash, _)| hash).collect();
+        if !template.is_empty() {
+            self.templates.insert(site, template);
+        }
     }
 
     /// The nodes of `tree` that are template blocks of `site`, by node id; `None` when the

@@ -2,6 +2,10 @@
 //!
 //! 1. A first pass over the first `stop_words.sample_pages` pages learns the aggressive
 //!    stop-word list (§3.2) from document frequencies.
+//!    The default cleaner's site templates (`clean::site_template`) need the number of pages
+//!    of each host: a counting pass reads the input (no parsing). When the hosts' samples
+//!    lie in short stretches of the input, the main pass learns the templates as it goes
+//!    ([`write_build`]); otherwise a learning pass parses the sampled pages first.
 //! 2. The main pass: reader threads read the inputs, several files at once (`lanes`), and
 //!    hand over batches of pages in an order that depends only on the inputs; each batch is
 //!    processed in parallel by rayon ([`process_page`]); then, in that order, each page is
@@ -21,7 +25,7 @@ mod lanes;
 
 mod summary;
 
-use std::collections::HashSet;
+use std::collections::{HashMap, HashSet, VecDeque};
 use std::fs::{File, OpenOptions};
 use std::io::{BufWriter, Write};
 use std::path::{Path, PathBuf};
@@ -45,7 +49,12 @@ use crate::replicas::{
 use crate::shards::{SHARD_SIGNATURES_FILE, ShardRow, ShardWriter, UnsupportedDetector, check_shard_config};
 use crate::text::StopWords;
 
-use crate::page::{PageContext, PageContextError, ProcessedPage, distinct_terms, process_page};
+use crate::page::{
+    PageContext, PageContextError, ProcessedPage, binary_page, distinct_terms, is_binary, process_page, process_parsed,
+    tree_terms,
+};
+use crate::tagtree::TagTree;
+use encoding_rs::Encoding;
 pub use extract::{ExtractSummary, extract};
 pub use lanes::read_batches;
 use lanes::unreadable_source;
@@ -186,14 +195,16 @@ pub fn build_with_options(
     }
     // An append keeps the stop-word list of the build it adds to: the abstracts and keywords
     // of old and new pages are then made alike, and the index terms agree.
-    let stop_words = match (&earlier, &options.stop_words) {
-        (Some(published), _) => read_stop_words(published)?,
-        (None, Some(given)) => given.clone(),
-        (None, None) => learn_stop_words(&sources, config, observer)?.0,
+    let given_stop_words = match (&earlier, &options.stop_words) {
+        (Some(published), _) => Some(read_stop_words(published)?),
+        (None, Some(given)) => Some(given.clone()),
+        (None, None) => None,
     };
     // The cleaner and the classifier (§6) the configuration names: one that cannot be loaded
-    // stops the build before anything is written.
-    let ctx = PageContext::new(config, &stop_words)?;
+    // stops the build before anything is written. Tag trees do not depend on the stop words:
+    // the learning passes parse with this context.
+    let generic = StopWords::generic();
+    let learning_ctx = PageContext::new(config, &generic)?;
     // The site templates, like the stop words: an append keeps those of the build it adds
     // to (a build made before site evidence has none: its pages were cleaned alone, and so
     // are the new ones), shards take the list learned over all inputs, a build learns them.
@@ -202,15 +213,24 @@ pub fn build_with_options(
         (None, Some(given)) => Some(given.clone()),
         (None, None) => None,
     };
-    let cleaner = match given_templates {
+    let (cleaner, stop_word_sample) = match given_templates {
         Some(templates) => {
             let mut cleaner = Cleaner::from_config(config)?;
             cleaner.set_site_templates(templates);
-            if cleaner.learns_from_sites() { learned_cleaner(&sources, &ctx, observer)? } else { cleaner }
+            let cleaner =
+                if cleaner.learns_from_sites() { learned_cleaner(&sources, &learning_ctx, observer)? } else { cleaner };
+            (cleaner, None)
         }
-        None => learned_cleaner(&sources, &ctx, observer)?,
+        None => build_cleaner(&sources, &learning_ctx, observer, given_stop_words.is_none())?,
     };
-    let ctx = ctx.with_cleaner(cleaner);
+    // A learning pass of the templates also gave the stop-word sample's terms (the pages
+    // `learn_stop_words` parses are then parsed once).
+    let stop_words = match (given_stop_words, stop_word_sample) {
+        (Some(given), _) => given,
+        (None, Some(documents)) => stop_words_of_sample(documents, config),
+        (None, None) => learn_stop_words(&sources, config, observer)?.0,
+    };
+    let mut ctx = PageContext::new(config, &stop_words)?.with_cleaner(cleaner);
 
     let (output, earlier_summary) = match &earlier {
         Some(published) => {
@@ -228,7 +248,7 @@ pub fn build_with_options(
     } else {
         None
     };
-    let result = write_build(&sources, &output, earlier_summary.is_some(), &ctx, &stop_words, observer, shard);
+    let result = write_build(&sources, &output, earlier_summary.is_some(), &mut ctx, &stop_words, observer, shard);
     let mut summary = match result {
         Ok(summary) => summary,
         Err(e) => {
@@ -356,14 +376,19 @@ impl BuildFiles {
 
 /// The main pass into the staging folder of `output`: every page read, processed, checked and
 /// written; the indexes committed. Returns the counts of this run.
+///
+/// A cleaner still learning site templates ([`build_cleaner`]) learns here, each page parsed
+/// once: pages wait, parsed, until the sample of their host is complete and its template
+/// made, and leave in input order, so that every output is the one a learning pass before
+/// this one gives.
 fn write_build(
     sources: &[Source],
     output: &BuildOutput,
     append: bool,
-    ctx: &PageContext<'_>,
+    ctx: &mut PageContext<'_>,
     stop_words: &StopWords,
     observer: &dyn BuildObserver,
-    mut shard: Option<ShardWriter>,
+    shard: Option<ShardWriter>,
 ) -> Result<BuildSummary, BuildError> {
     let config = ctx.config();
     let staging = &output.staging;
@@ -371,86 +396,45 @@ fn write_build(
         let path = staging.join(name).display().to_string();
         move |source| BuildError::Write { path, source }
     };
-    let mut files = BuildFiles::open(staging, append, ctx)?;
-    let mut summary = BuildSummary::default();
+    let mut pass = MainPass {
+        files: BuildFiles::open(staging, append, ctx)?,
+        summary: BuildSummary::default(),
+        shard,
+        observer,
+        config,
+        staging,
+    };
     let counter = ByteCounter::default();
     let total_bytes: u64 = sources.iter().map(Source::size_on_disk).sum();
+    let mut waiting = VecDeque::new();
 
     read_batches(sources, &config.input, &counter, &mut |source, batch| {
-        let results: Vec<Result<ProcessedPage, Skipped>> = batch
-            .into_par_iter()
-            .map(|event| match event {
-                InputEvent::Page(raw) => process_page(raw, ctx),
-                InputEvent::Skipped(skipped) => Err(skipped),
-            })
-            .collect();
-        for result in results {
-            summary.pages_read += 1;
-            let record = shard.as_mut().map(|writer| writer.next_record(source));
-            let page = match result {
-                Ok(page) => page,
-                Err(skipped) => {
-                    record_skip(&mut summary, &mut files.skipped, observer, &skipped)
-                        .map_err(write_error("skipped.tsv"))?;
-                    continue;
-                }
-            };
-            summary.input_page_bytes += page.bytes as u64;
-            let first_read = files.seen_urls.insert(&page.record.identifier)?;
-            if let (Some(writer), Some(record)) = (shard.as_mut(), record) {
-                let row = ShardRow::new(source, record, &page.record.identifier, &page.fingerprints, !first_read);
-                writer
-                    .write(&row)
-                    .map_err(|source| BuildError::Write { path: writer.path().display().to_string(), source })?;
-            }
-            if !first_read {
-                let skipped = Skipped {
-                    origin: page.origin.clone(),
-                    reason: SkipReason::DuplicateUrl,
-                    detail: format!("{} was read before; the first copy is kept", page.record.identifier),
-                };
-                record_skip(&mut summary, &mut files.skipped, observer, &skipped)
-                    .map_err(write_error("skipped.tsv"))?;
-                continue;
-            }
-            if page.depth_capped {
-                summary.warnings.depth_capped += 1;
-                observer.warning(&format!(
-                    "{}: markup nested deeper than {} containers was flattened",
-                    page.origin, config.tag_tree.max_depth
-                ));
-            }
-            // A shard keeps its replicas: the global join decides (`indexer replicas apply`).
-            let verdict = match shard {
-                Some(_) => Verdict::Unique,
-                None => files.detector.check(&page.record.identifier, &page.fingerprints),
-            };
-            match verdict {
-                Verdict::Replica { kept_url, kind } => {
-                    match kind {
-                        ReplicaKind::Exact => summary.replicas.exact += 1,
-                        ReplicaKind::Near => summary.replicas.near += 1,
-                    }
-                    writeln!(files.replicas, "{}\t{}\t{}", page.record.identifier, kept_url, kind.as_str())
-                        .map_err(write_error("replicas.tsv"))?;
-                    continue;
-                }
-                Verdict::Unique => {}
-            }
-            files.signatures.write(&page.record.identifier, &page.fingerprints)?;
-            serde_json::to_writer(&mut files.docview, &page.record).map_err(|e| BuildError::Write {
-                path: staging.join("docview.jsonl").display().to_string(),
-                source: e.into(),
-            })?;
-            files.docview.write_all(b"\n").map_err(write_error("docview.jsonl"))?;
-            let page_type = page.record.page_type.as_str().to_string();
-            files.indexes.add(&PageDocument::of_record(page.record, &page.visible_text))?;
-            *summary.page_types.entry(page_type).or_default() += 1;
-            summary.pages_indexed += 1;
+        let results: Vec<(usize, Result<ProcessedPage, Skipped>)> = if ctx.cleaner().learns_from_sites() {
+            learn_from_batch(ctx, source, batch, &mut waiting);
+            process_ready(ctx, &mut waiting)
+        } else {
+            let ctx = &*ctx;
+            batch
+                .into_par_iter()
+                .map(|event| match event {
+                    InputEvent::Page(raw) => (source, process_page(raw, ctx)),
+                    InputEvent::Skipped(skipped) => (source, Err(skipped)),
+                })
+                .collect()
+        };
+        for (source, result) in results {
+            pass.write(source, result)?;
         }
-        observer.progress(counter.get(), total_bytes, summary.pages_read);
+        observer.progress(counter.get(), total_bytes, pass.summary.pages_read);
         Ok::<(), BuildError>(())
     })?;
+    if ctx.cleaner().learns_from_sites() {
+        ctx.cleaner_mut().finish_learning();
+        for (source, result) in process_ready(ctx, &mut waiting) {
+            pass.write(source, result)?;
+        }
+    }
+    let MainPass { files, mut summary, shard, .. } = pass;
 
     // An append that adds no page still records what it read (replicas, skipped pages) over
     // a collection that has pages; a new build of nothing would publish an empty collection.
@@ -474,6 +458,183 @@ fn write_build(
     std::fs::write(staging.join(CONFIG_FILE), config.to_toml()).map_err(write_error(CONFIG_FILE))?;
     summary.input_bytes = counter.get();
     Ok(summary)
+}
+
+/// A record of the main pass waiting for its host's template, with the index of its source.
+enum Waiting {
+    Skipped(usize, Skipped),
+    /// A page, parsed unless it is binary and not sampled (it is then skipped unparsed).
+    Page {
+        source: usize,
+        site: String,
+        raw: RawPage,
+        parsed: Option<Box<(TagTree, &'static Encoding)>>,
+    },
+}
+
+/// Samples and observes the pages of `batch` for the site templates, in input order, as the
+/// learning pass of [`observed_cleaner`] does; makes the template of each host whose sample
+/// is then complete; queues the records in `waiting`.
+fn learn_from_batch(ctx: &mut PageContext<'_>, source: usize, batch: Vec<InputEvent>, waiting: &mut VecDeque<Waiting>) {
+    let cleaner = ctx.cleaner_mut();
+    // Skipped records have no site.
+    let batch: Vec<(InputEvent, String, bool)> = batch
+        .into_iter()
+        .map(|event| match event {
+            InputEvent::Page(page) => {
+                let site = site_of(&page.url);
+                let taken = cleaner.take(&site);
+                (InputEvent::Page(page), site, taken)
+            }
+            skipped => (skipped, String::new(), false),
+        })
+        .collect();
+    let context = &*ctx;
+    let parsed: Vec<_> = batch
+        .par_iter()
+        .map(|(event, _, taken)| match event {
+            InputEvent::Page(raw) if *taken || !is_binary(&raw.bytes) => Some(Box::new(context.tag_tree(raw))),
+            _ => None,
+        })
+        .collect();
+    let cleaner = ctx.cleaner_mut();
+    let mut sampled = HashSet::new();
+    for ((event, site, taken), parsed) in batch.into_iter().zip(parsed) {
+        match event {
+            InputEvent::Page(raw) => {
+                if taken {
+                    if let Some(parsed) = &parsed {
+                        let (tree, _) = &**parsed;
+                        cleaner.observe(&site, tree);
+                    }
+                    sampled.insert(site.clone());
+                }
+                waiting.push_back(Waiting::Page { source, site, raw, parsed });
+            }
+            InputEvent::Skipped(skipped) => waiting.push_back(Waiting::Skipped(source, skipped)),
+        }
+    }
+    // Only once every page of the batch is observed: `take` ran over the whole batch first,
+    // so a host's sample counts as complete before its last pages in the batch are observed.
+    for site in sampled {
+        if cleaner.site_sample_complete(&site) {
+            cleaner.finish_site(&site);
+        }
+    }
+}
+
+/// Takes from the front of `waiting` the records whose host's template is made (all of them
+/// once learning is over) and processes them in parallel; returns them in input order.
+fn process_ready(
+    ctx: &PageContext<'_>,
+    waiting: &mut VecDeque<Waiting>,
+) -> Vec<(usize, Result<ProcessedPage, Skipped>)> {
+    let cleaner = ctx.cleaner();
+    let ready = waiting
+        .iter()
+        .position(|record| match record {
+            Waiting::Skipped(..) => false,
+            Waiting::Page { site, .. } => !cleaner.site_sample_complete(site),
+        })
+        .unwrap_or(waiting.len());
+    let ready: Vec<Waiting> = waiting.drain(..ready).collect();
+    ready
+        .into_par_iter()
+        .map(|record| match record {
+            Waiting::Skipped(source, skipped) => (source, Err(skipped)),
+            Waiting::Page { source, raw, parsed, .. } => match parsed {
+                Some(parsed) if !is_binary(&raw.bytes) => {
+                    let (tree, encoding) = *parsed;
+                    (source, process_parsed(raw, tree, encoding, ctx))
+                }
+                _ => (source, Err(binary_page(raw))),
+            },
+        })
+        .collect()
+}
+
+/// What the main pass writes to, and its counts.
+struct MainPass<'a> {
+    files: BuildFiles,
+    summary: BuildSummary,
+    shard: Option<ShardWriter>,
+    observer: &'a dyn BuildObserver,
+    config: &'a Config,
+    staging: &'a Path,
+}
+
+impl MainPass<'_> {
+    /// One record of source `source`, in input order: skipped, a replica, or written and
+    /// indexed.
+    fn write(&mut self, source: usize, result: Result<ProcessedPage, Skipped>) -> Result<(), BuildError> {
+        let staging = self.staging;
+        let write_error = |name: &str| {
+            let path = staging.join(name).display().to_string();
+            move |source| BuildError::Write { path, source }
+        };
+        let (summary, files, observer) = (&mut self.summary, &mut self.files, self.observer);
+        summary.pages_read += 1;
+        let record = self.shard.as_mut().map(|writer| writer.next_record(source));
+        let page = match result {
+            Ok(page) => page,
+            Err(skipped) => {
+                record_skip(summary, &mut files.skipped, observer, &skipped).map_err(write_error("skipped.tsv"))?;
+                return Ok(());
+            }
+        };
+        summary.input_page_bytes += page.bytes as u64;
+        let first_read = files.seen_urls.insert(&page.record.identifier)?;
+        if let (Some(writer), Some(record)) = (self.shard.as_mut(), record) {
+            let row = ShardRow::new(source, record, &page.record.identifier, &page.fingerprints, !first_read);
+            writer
+                .write(&row)
+                .map_err(|source| BuildError::Write { path: writer.path().display().to_string(), source })?;
+        }
+        if !first_read {
+            let skipped = Skipped {
+                origin: page.origin.clone(),
+                reason: SkipReason::DuplicateUrl,
+                detail: format!("{} was read before; the first copy is kept", page.record.identifier),
+            };
+            record_skip(summary, &mut files.skipped, observer, &skipped).map_err(write_error("skipped.tsv"))?;
+            return Ok(());
+        }
+        if page.depth_capped {
+            summary.warnings.depth_capped += 1;
+            observer.warning(&format!(
+                "{}: markup nested deeper than {} containers was flattened",
+                page.origin, self.config.tag_tree.max_depth
+            ));
+        }
+        // A shard keeps its replicas: the global join decides (`indexer replicas apply`).
+        let verdict = match self.shard {
+            Some(_) => Verdict::Unique,
+            None => files.detector.check(&page.record.identifier, &page.fingerprints),
+        };
+        match verdict {
+            Verdict::Replica { kept_url, kind } => {
+                match kind {
+                    ReplicaKind::Exact => summary.replicas.exact += 1,
+                    ReplicaKind::Near => summary.replicas.near += 1,
+                }
+                writeln!(files.replicas, "{}\t{}\t{}", page.record.identifier, kept_url, kind.as_str())
+                    .map_err(write_error("replicas.tsv"))?;
+                return Ok(());
+            }
+            Verdict::Unique => {}
+        }
+        files.signatures.write(&page.record.identifier, &page.fingerprints)?;
+        serde_json::to_writer(&mut files.docview, &page.record).map_err(|e| BuildError::Write {
+            path: staging.join("docview.jsonl").display().to_string(),
+            source: e.into(),
+        })?;
+        files.docview.write_all(b"\n").map_err(write_error("docview.jsonl"))?;
+        let page_type = page.record.page_type.as_str().to_string();
+        files.indexes.add(&PageDocument::of_record(page.record, &page.visible_text))?;
+        *summary.page_types.entry(page_type).or_default() += 1;
+        summary.pages_indexed += 1;
+        Ok(())
+    }
 }
 
 /// Refuses early (before any pass over the input) a build that cannot be appended to.
@@ -537,6 +698,68 @@ fn record_skip(
 /// The cleaner of the configuration, after its learning pass over the whole input if it has
 /// one: the site style tree learns each site's template from all its pages, the default
 /// cleaner the template blocks of each host with enough pages (`clean::site_template`).
+/// The most bytes of HTML the main pass may hold parsed while it learns site templates: when
+/// the samples of the hosts overlap over more of the input than this, the templates are
+/// learned in a pass of their own instead. A bound on memory, not a tuned setting.
+const LEARN_IN_MAIN_PASS_MAX_BYTES: u64 = 32 << 20;
+
+/// The cleaner of a build. One that learns site templates counts the pages of each host
+/// first (reading only); then, when each host's sample (its first pages) lies in a short
+/// stretch of the input, as in a crawl written host by host, it is returned still learning,
+/// and the main pass learns as it goes, parsing each page once ([`write_build`]). Otherwise
+/// the sampled pages are parsed in a learning pass of their own ([`observed_cleaner`]).
+/// Both give the same templates. With `sample_stop_words`, a learning pass also returns the
+/// distinct terms of the stop-word sample ([`learn_stop_words`]'s pages, parsed once).
+fn build_cleaner(
+    sources: &[Source],
+    ctx: &PageContext<'_>,
+    observer: &dyn BuildObserver,
+    sample_stop_words: bool,
+) -> Result<(Cleaner, Option<StopWordDocuments>), BuildError> {
+    let counted = counted_cleaner(sources, ctx)?;
+    let cleaner = counted.cleaner;
+    if !cleaner.learns_from_sites()
+        || (cleaner.kind() != CleanerKind::SiteStyleTree && counted.held_bytes <= LEARN_IN_MAIN_PASS_MAX_BYTES)
+    {
+        return Ok((cleaner, None));
+    }
+    let wanted = ctx.config().stop_words.sample_pages;
+    let sample = (sample_stop_words && wanted > 0).then(|| StopWordSample::new(&counted.source_pages, wanted));
+    let (cleaner, documents) = observed_cleaner(sources, ctx, observer, cleaner, sample);
+    Ok((cleaner, documents))
+}
+
+/// The distinct terms of each page of the stop-word sample.
+type StopWordDocuments = Vec<HashSet<String>>;
+
+/// Which pages [`learn_stop_words`] samples: the first `stop_words.sample_pages` pages of the
+/// inputs taken one after another, known by their place in their input once the counting
+/// pass has the number of pages of each.
+struct StopWordSample {
+    /// How many of each input's first pages are sampled.
+    per_source: Vec<usize>,
+}
+
+impl StopWordSample {
+    fn new(source_pages: &[usize], wanted: usize) -> StopWordSample {
+        let mut left = wanted;
+        let per_source = source_pages
+            .iter()
+            .map(|&pages| {
+                let taken = pages.min(left);
+                left -= taken;
+                taken
+            })
+            .collect();
+        StopWordSample { per_source }
+    }
+
+    /// Whether page number `position` of input `source` is sampled.
+    fn contains(&self, source: usize, position: usize) -> bool {
+        self.per_source.get(source).is_some_and(|&n| position < n)
+    }
+}
+
 /// A first pass counts the pages of each site (reading only); the second parses only the
 /// pages the cleaner samples, in parallel batches, observed in input order, so the result
 /// does not depend on the number of threads; memory is bounded by the batch and what the
@@ -546,53 +769,158 @@ pub fn learned_cleaner(
     ctx: &PageContext<'_>,
     observer: &dyn BuildObserver,
 ) -> Result<Cleaner, BuildError> {
-    let mut cleaner = Cleaner::from_config(ctx.config())?;
+    let cleaner = counted_cleaner(sources, ctx)?.cleaner;
     if !cleaner.learns_from_sites() {
         return Ok(cleaner);
     }
+    Ok(observed_cleaner(sources, ctx, observer, cleaner, None).0)
+}
+
+/// Where the sample of one host lies in the input (pages counted in input order).
+struct SampleSpan {
+    pages: usize,
+    first: usize,
+    /// Bytes of the pages before the first one.
+    bytes_before: u64,
+    /// The last sampled page, and the bytes up to its end.
+    last: usize,
+    bytes_through: u64,
+}
+
+/// What the counting pass found.
+struct Counted {
+    cleaner: Cleaner,
+    /// The most bytes of HTML the main pass would hold if it learned the templates itself: a
+    /// page waits from the first page of its host's sample to the last, and the pages after
+    /// it wait with it, so the stretches of overlapping samples add up.
+    held_bytes: u64,
+    /// The pages of each input.
+    source_pages: Vec<usize>,
+}
+
+/// The cleaner after the counting pass (the pages of each host), and what else that pass
+/// found.
+fn counted_cleaner(sources: &[Source], ctx: &PageContext<'_>) -> Result<Counted, BuildError> {
+    let mut cleaner = Cleaner::from_config(ctx.config())?;
+    let mut source_pages = vec![0; sources.len()];
+    if !cleaner.learns_from_sites() {
+        return Ok(Counted { cleaner, held_bytes: 0, source_pages });
+    }
+    let cleaning = &ctx.config().cleaning;
+    let mut spans: HashMap<String, SampleSpan> = HashMap::new();
+    let (mut pages, mut bytes) = (0usize, 0u64);
     let counter = ByteCounter::default();
-    let Ok(()) = read_batches::<std::convert::Infallible>(sources, &ctx.config().input, &counter, &mut |_, events| {
-        for event in events {
-            if let InputEvent::Page(page) = event {
-                cleaner.count_page(&site_of(&page.url));
+    let Ok(()) =
+        read_batches::<std::convert::Infallible>(sources, &ctx.config().input, &counter, &mut |source, events| {
+            for event in events {
+                if let InputEvent::Page(page) = event {
+                    source_pages[source] += 1;
+                    let site = site_of(&page.url);
+                    cleaner.count_page(&site);
+                    let size = page.bytes.len() as u64;
+                    let span = spans.entry(site).or_insert(SampleSpan {
+                        pages: 0,
+                        first: pages,
+                        bytes_before: bytes,
+                        last: pages,
+                        bytes_through: bytes,
+                    });
+                    span.pages += 1;
+                    if span.pages <= cleaning.site_sample_pages {
+                        span.last = pages;
+                        span.bytes_through = bytes + size;
+                    }
+                    pages += 1;
+                    bytes += size;
+                }
             }
+            Ok(())
+        });
+    let mut sampled: Vec<SampleSpan> =
+        spans.into_values().filter(|span| span.pages >= cleaning.site_min_pages.max(1)).collect();
+    sampled.sort_by_key(|span| span.first);
+    let mut held = 0u64;
+    let mut stretch: Option<(usize, u64, u64)> = None;
+    for span in sampled {
+        stretch = match stretch {
+            Some((last, before, through)) if span.first <= last => {
+                Some((last.max(span.last), before, through.max(span.bytes_through)))
+            }
+            _ => Some((span.last, span.bytes_before, span.bytes_through)),
+        };
+        if let Some((_, before, through)) = stretch {
+            held = held.max(through - before);
         }
-        Ok(())
-    });
+    }
+    Ok(Counted { cleaner, held_bytes: held, source_pages })
+}
+
+/// The learning pass of a counted cleaner: the sampled pages parsed and observed. With a
+/// stop-word sample, also the distinct terms of its pages, in input order.
+fn observed_cleaner(
+    sources: &[Source],
+    ctx: &PageContext<'_>,
+    observer: &dyn BuildObserver,
+    mut cleaner: Cleaner,
+    stop_word_sample: Option<StopWordSample>,
+) -> (Cleaner, Option<StopWordDocuments>) {
+    /// A page to parse: its site when the cleaner samples it, whether the stop words do.
+    struct Wanted {
+        site: Option<String>,
+        stop_words: bool,
+        page: RawPage,
+    }
     let batch_size = ctx.config().input.batch_size.max(1);
-    let mut batch: Vec<(String, RawPage)> = Vec::with_capacity(batch_size);
-    let observe = |batch: &mut Vec<(String, RawPage)>, cleaner: &mut Cleaner| {
-        let trees: Vec<_> = batch.par_iter().map(|(_, page)| ctx.tag_tree(page).0).collect();
-        for ((site, _), tree) in batch.iter().zip(&trees) {
-            cleaner.observe(site, tree);
+    let mut batch: Vec<Wanted> = Vec::with_capacity(batch_size);
+    let mut documents = Vec::new();
+    let mut observe = |batch: &mut Vec<Wanted>, cleaner: &mut Cleaner| {
+        let trees: Vec<_> = batch
+            .par_iter()
+            .map(|wanted| {
+                let tree = ctx.tag_tree(&wanted.page).0;
+                let terms = wanted.stop_words.then(|| tree_terms(&tree));
+                (tree, terms)
+            })
+            .collect();
+        for (wanted, (tree, terms)) in batch.iter().zip(trees) {
+            if let Some(site) = &wanted.site {
+                cleaner.observe(site, &tree);
+            }
+            documents.extend(terms);
         }
         batch.clear();
     };
+    let mut positions = vec![0usize; sources.len()];
     let counter = ByteCounter::default();
-    let Ok(()) = read_batches::<std::convert::Infallible>(sources, &ctx.config().input, &counter, &mut |_, events| {
-        for event in events {
-            match event {
-                InputEvent::Page(page) => {
-                    let site = site_of(&page.url);
-                    if cleaner.take(&site) {
-                        batch.push((site, page));
+    let Ok(()) =
+        read_batches::<std::convert::Infallible>(sources, &ctx.config().input, &counter, &mut |source, events| {
+            for event in events {
+                match event {
+                    InputEvent::Page(page) => {
+                        let stop_words =
+                            stop_word_sample.as_ref().is_some_and(|s| s.contains(source, positions[source]));
+                        positions[source] += 1;
+                        let site = site_of(&page.url);
+                        let site = cleaner.take(&site).then_some(site);
+                        if site.is_some() || stop_words {
+                            batch.push(Wanted { site, stop_words, page });
+                        }
                     }
+                    // The main pass reports the unreadable source as a skipped record.
+                    InputEvent::Skipped(skipped) if skipped.reason == SkipReason::Unreadable => {
+                        observer.warning(&format!("cleaner learning pass: {}", skipped.detail))
+                    }
+                    InputEvent::Skipped(_) => {}
                 }
-                // The main pass reports the unreadable source as a skipped record.
-                InputEvent::Skipped(skipped) if skipped.reason == SkipReason::Unreadable => {
-                    observer.warning(&format!("cleaner learning pass: {}", skipped.detail))
+                if batch.len() >= batch_size {
+                    observe(&mut batch, &mut cleaner);
                 }
-                InputEvent::Skipped(_) => {}
             }
-            if batch.len() >= batch_size {
-                observe(&mut batch, &mut cleaner);
-            }
-        }
-        Ok(())
-    });
+            Ok(())
+        });
     observe(&mut batch, &mut cleaner);
     cleaner.finish_learning();
-    Ok(cleaner)
+    (cleaner, stop_word_sample.map(|_| documents))
 }
 
 /// The site templates a build of `inputs` would learn (`indexer site-templates`): what shard
@@ -652,8 +980,10 @@ fn learn_stop_words(
     let ctx = PageContext::new(config, &generic)?;
     let documents: Vec<HashSet<String>> = sample.par_iter().map(|page| distinct_terms(page, &ctx)).collect();
     let sampled = documents.len();
-    Ok((
-        StopWords::learn(documents, config.stop_words.max_document_frequency, config.stop_words.min_sample_pages),
-        sampled,
-    ))
+    Ok((stop_words_of_sample(documents, config), sampled))
+}
+
+/// The stop words learned from the distinct terms of the sampled pages.
+fn stop_words_of_sample(documents: Vec<HashSet<String>>, config: &Config) -> StopWords {
+    StopWords::learn(documents, config.stop_words.max_document_frequency, config.stop_words.min_sample_pages)
 }

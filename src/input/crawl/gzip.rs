@@ -71,7 +71,8 @@ enum State<R> {
     /// bytes up to it are the rest of a damaged member, already reported.
     Between { source: Counted<R>, after_damage: bool },
     /// Inside the member that starts at `start`.
-    Member { decoder: GzDecoder<Counted<R>>, start: u64, produced: u64 },
+    /// (Boxed: zlib-rs's inflate state is large.)
+    Member { decoder: Box<GzDecoder<Counted<R>>>, start: u64, produced: u64 },
     /// Taken out while the state changes.
     Moving,
 }
@@ -123,7 +124,7 @@ impl<R: Read> Read for Members<R> {
                     self.state = if at_end {
                         State::Moving
                     } else {
-                        State::Member { decoder: GzDecoder::new(source), start, produced: 0 }
+                        State::Member { decoder: Box::new(GzDecoder::new(source)), start, produced: 0 }
                     };
                     // Zero padding after the last member is common and harmless.
                     if skipped > 0 && !after_damage && !(at_end && at > 0 && trailing_padding(skipped)) {
