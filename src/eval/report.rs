@@ -228,7 +228,7 @@ fn markdown(report: &CollectionReport, command: &str) -> String {
     if let Some(note) = &report.peer_note {
         let _ = writeln!(
             md,
-            "\nPeer: {note}. The peer rows are Pyserini (Anserini on Lucene) runs: BM25 and BM25+RM3 over the clean documents of ../shared/data/ir, BM25 over the pages' visible text; their settings are in eval/peer/README.md."
+            "\nPeer: {note}. The peer rows are Pyserini (Anserini on Lucene) runs: BM25 and BM25+RM3 over the clean documents of ../shared/data/ir, BM25 over the pages' visible text; their settings are in eval/peer/pyserini.sh."
         );
     }
     let s = &report.settings;
@@ -238,12 +238,14 @@ fn markdown(report: &CollectionReport, command: &str) -> String {
     };
     let _ = writeln!(
         md,
-        "\nSearch settings: query k3 {}; abstract BM25 k1 {} b {}{}, full text k1 {} b {}{}; tiered: {} (abstract weight {}, rrf k {}, depth {}); \
+        "\nSearch settings: query k3 {}; abstract BM25 ({}) k1 {} b {}{}, full text BM25 ({}) k1 {} b {}{}; tiered: {} (abstract weight {}, rrf k {}, depth {}); \
          feedback: RM3, {} documents, {} terms, original weight {}. Chosen: {}",
         s.query.k3,
+        s.abstract_index.fields.name(),
         s.abstract_index.k1,
         s.abstract_index.b,
         boosts(&s.abstract_index.boosts),
+        s.fulltext.fields.name(),
         s.fulltext.k1,
         s.fulltext.b,
         boosts(&s.fulltext.boosts),

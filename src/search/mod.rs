@@ -16,6 +16,7 @@
 //! statistics summed over the shards ([`Bm25Statistics`]).
 
 mod bm25;
+mod bm25f;
 mod feedback;
 mod fusion;
 mod settings;
@@ -41,11 +42,12 @@ use crate::index::{
 use crate::text::split_sentences;
 
 pub use bm25::{Bm25Params, Bm25TermQuery};
+pub use bm25f::Bm25fTermQuery;
 pub use feedback::expand_query;
 pub use fusion::fuse;
 pub use settings::{
-    DEFAULT_SETTINGS, FeedbackSettings, FusionMethod, FusionSettings, IndexSettings, QuerySettings, SearchSettings,
-    SettingsError,
+    DEFAULT_SETTINGS, FeedbackSettings, FieldCombination, FusionMethod, FusionSettings, IndexSettings, QuerySettings,
+    SearchSettings, SettingsError,
 };
 pub use shards::Shards;
 pub use statistics::Bm25Statistics;
@@ -284,15 +286,25 @@ impl OpenIndex {
     /// The weighted terms in every searched field, boosted; `None` if there is no term.
     fn query(&self, terms: &[(String, f32)], settings: &IndexSettings) -> Result<Option<BooleanQuery>, SearchError> {
         let params = settings.bm25();
+        let fields: Vec<(Field, f32)> =
+            self.boosted_fields(settings)?.into_iter().filter(|&(_, boost)| boost > 0.0).collect();
         let mut clauses: Vec<(Occur, Box<dyn Query>)> = Vec::new();
-        for (field, boost) in self.boosted_fields(settings)? {
-            if boost <= 0.0 {
-                continue;
+        match settings.fields {
+            FieldCombination::PerField => {
+                for &(field, boost) in &fields {
+                    for (text, weight) in terms {
+                        let term = Term::from_field_text(field, text);
+                        clauses.push((Occur::Should, Box::new(Bm25TermQuery::new(term, boost * weight, params))));
+                    }
+                }
             }
-            for (text, weight) in terms {
-                let term = Term::from_field_text(field, text);
-                clauses.push((Occur::Should, Box::new(Bm25TermQuery::new(term, boost * weight, params))));
+            FieldCombination::Bm25f if !fields.is_empty() => {
+                for (text, weight) in terms {
+                    let per_field = fields.iter().map(|&(f, boost)| (Term::from_field_text(f, text), boost)).collect();
+                    clauses.push((Occur::Should, Box::new(Bm25fTermQuery::new(per_field, *weight, params))));
+                }
             }
+            FieldCombination::Bm25f => {}
         }
         Ok((!clauses.is_empty()).then(|| BooleanQuery::new(clauses)))
     }

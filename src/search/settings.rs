@@ -53,10 +53,36 @@ impl QuerySettings {
 pub struct IndexSettings {
     pub k1: f32,
     pub b: f32,
+    /// How a word's scores in the fields become one (absent in older files: per field,
+    /// summed).
+    #[serde(default)]
+    pub fields: FieldCombination,
     /// Field name → boost, replacing the schema's `search_boost` of those fields (empty: the
     /// schema's boosts). A name that is not a searched field of the index is an error.
     #[serde(default, skip_serializing_if = "BTreeMap::is_empty")]
     pub boosts: BTreeMap<String, f32>,
+}
+
+/// How the searched fields of an index combine for one query word.
+#[derive(Debug, Clone, Copy, Default, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(rename_all = "snake_case")]
+pub enum FieldCombination {
+    /// One BM25 per field, the boosted scores summed: each field's term frequency saturates on
+    /// its own.
+    #[default]
+    PerField,
+    /// BM25F (Robertson, Zaragoza and Taylor, CIKM 2004): the boosted, length-normalised term
+    /// frequencies of the fields summed, then saturated once (`search::bm25f`).
+    Bm25f,
+}
+
+impl FieldCombination {
+    pub fn name(self) -> &'static str {
+        match self {
+            FieldCombination::PerField => "per_field",
+            FieldCombination::Bm25f => "bm25f",
+        }
+    }
 }
 
 impl IndexSettings {

@@ -201,7 +201,9 @@ pub(crate) mod tests {
                 Err(e) => errors.push(e.to_string()),
             }
         }
-        (String::from_utf8(text).unwrap(), errors)
+        // Lossy: a damaged member yields whatever its stream decodes to before the damage is
+        // found (zlib-rs may emit bytes past the damage point before the stream fails).
+        (String::from_utf8_lossy(&text).into_owned(), errors)
     }
 
     #[test]
