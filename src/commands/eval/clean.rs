@@ -26,8 +26,8 @@ pub struct EvalCleanArgs {
     /// on every set and page, nothing held out].
     #[arg(long, value_name = "DIR", requires = "config")]
     pub report: Option<PathBuf>,
-    /// The cleaner to score.
-    #[arg(long, default_value = "docview", value_parser = cleaner_parser())]
+    /// The cleaner to score (the default is the build's default cleaner).
+    #[arg(long, default_value_t = indexer::config::CleaningConfig::default().cleaner, value_parser = cleaner_parser())]
     pub cleaner: CleanerKind,
     /// Score every cleaner.
     #[arg(long)]
