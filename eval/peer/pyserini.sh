@@ -38,6 +38,13 @@ if [ ! -x "$venv/bin/python" ] || ! "$venv/bin/python" -c 'import pyserini' 2>/d
   "$py" -m venv "$venv"
   "$venv/bin/pip" install --quiet --progress-bar off pyserini==2.3.0 warcio
 fi
+# eval/bench/anserini.sh keeps Pyserini 0.22.1 (for Java 17) in a venv of its own; these runs
+# need 2.3.0's search API, so a venv holding another release is refused, not used.
+have=$("$venv/bin/python" -c 'import importlib.metadata as m; print(m.version("pyserini"))')
+if [ "$have" != "2.3.0" ]; then
+  echo "pyserini.sh: $venv holds pyserini $have, not 2.3.0 (eval/bench/anserini.sh's venv?); set PYSERINI_VENV to another folder or remove it" >&2
+  exit 1
+fi
 "$venv/bin/python" -c 'import warcio' 2>/dev/null || "$venv/bin/pip" install --quiet warcio
 
 collections=("$@")
