@@ -17,7 +17,7 @@ use serde::Serialize;
 use crate::eval::run::{Topic, write_run};
 use crate::eval::score::{EvalOptions, Measures, Qrels, Run, ScoreError, evaluate};
 use crate::search::{
-    Collection, FieldCombination, FusionMethod, IndexChoice, SearchError, SearchRequest, SearchSettings,
+    Collection, FieldCombination, FusionMethod, IndexChoice, IndexSettings, SearchError, SearchRequest, SearchSettings,
 };
 
 /// One collection to tune on.
@@ -109,41 +109,21 @@ impl Stage {
                 }
             }
             Stage::Abstract => {
-                for (fields, k1, b) in index_grid(&[0.6, 0.9, 1.2, 1.6, 2.0], &[0.3, 0.5, 0.75, 0.9]) {
-                    for title in [0.25, 0.5, 1.0] {
-                        for keywords in [0.0, 0.25, 0.5] {
-                            let mut s = base.clone();
-                            s.abstract_index.fields = fields;
-                            s.abstract_index.k1 = k1;
-                            s.abstract_index.b = b;
-                            s.abstract_index.boosts = BTreeMap::from([
-                                ("title".to_string(), title),
-                                ("keywords".to_string(), keywords),
-                                ("abstract".to_string(), 1.0),
-                            ]);
-                            out.push(s);
-                        }
-                    }
+                let boosts = boost_tables("title", &[0.25, 0.5, 1.0], "keywords", &[0.0, 0.25, 0.5], "abstract");
+                for index in index_grid(&[0.6, 0.9, 1.2, 1.6, 2.0], &[0.3, 0.5, 0.75, 0.9], &boosts) {
+                    let mut s = base.clone();
+                    s.abstract_index = index;
+                    out.push(s);
                 }
             }
             Stage::Fulltext => {
                 // The topic content at weight 1; the raw page's text (template included) and
                 // the title weighed against it, the raw text 0 to as much.
-                for (fields, k1, b) in index_grid(&[0.9, 1.2, 1.6, 2.0], &[0.3, 0.5, 0.75]) {
-                    for title in [0.25, 0.5, 1.0] {
-                        for body in [0.0, 0.1, 0.25, 0.5, 1.0] {
-                            let mut s = base.clone();
-                            s.fulltext.fields = fields;
-                            s.fulltext.k1 = k1;
-                            s.fulltext.b = b;
-                            s.fulltext.boosts = BTreeMap::from([
-                                ("title".to_string(), title),
-                                ("body".to_string(), body),
-                                ("topic".to_string(), 1.0),
-                            ]);
-                            out.push(s);
-                        }
-                    }
+                let boosts = boost_tables("title", &[0.25, 0.5, 1.0], "body", &[0.0, 0.1, 0.25, 0.5, 1.0], "topic");
+                for index in index_grid(&[0.9, 1.2, 1.6, 2.0], &[0.3, 0.5, 0.75], &boosts) {
+                    let mut s = base.clone();
+                    s.fulltext = index;
+                    out.push(s);
                 }
             }
             Stage::Fusion => {
@@ -174,14 +154,35 @@ impl Stage {
     }
 }
 
-/// An index's field combination, k1 and b to try: each combination with every k1 and b.
-fn index_grid(k1s: &[f32], bs: &[f32]) -> Vec<(FieldCombination, f32, f32)> {
+/// An index's settings to try: each field combination with every k1 and b and every boost
+/// table, in that order of nesting.
+fn index_grid(k1s: &[f32], bs: &[f32], boosts: &[BTreeMap<String, f32>]) -> Vec<IndexSettings> {
     let mut out = Vec::new();
     for fields in [FieldCombination::PerField, FieldCombination::Bm25f] {
         for &k1 in k1s {
             for &b in bs {
-                out.push((fields, k1, b));
+                for boosts in boosts {
+                    out.push(IndexSettings { k1, b, fields, boosts: boosts.clone() });
+                }
             }
+        }
+    }
+    out
+}
+
+/// Boost tables of three fields: every value of the first with every value of the second
+/// (in that order of nesting), the third at 1.
+fn boost_tables(
+    first: &str,
+    first_values: &[f32],
+    second: &str,
+    second_values: &[f32],
+    fixed: &str,
+) -> Vec<BTreeMap<String, f32>> {
+    let mut out = Vec::new();
+    for &a in first_values {
+        for &b in second_values {
+            out.push(BTreeMap::from([(first.to_string(), a), (second.to_string(), b), (fixed.to_string(), 1.0)]));
         }
     }
     out

@@ -80,9 +80,15 @@ impl RidgeModel {
 
     /// The probability that a ridge is primary content.
     pub fn probability(&self, features: &RidgeFeatures) -> f64 {
-        let x = features.to_vec();
-        sigmoid(self.bias + linear(&self.weights, &standardise(&x, &self.mean, &self.scale)))
+        logistic_probability(&features.to_vec(), &self.mean, &self.scale, &self.weights, self.bias)
     }
+}
+
+/// The probability a fitted logistic regression ([`fit_logistic_regression`]) gives the
+/// feature vector `x`: standardised by `mean` and `scale`, weighed, plus `bias`, through the
+/// sigmoid. Every model with this form predicts through here.
+pub fn logistic_probability(x: &[f64], mean: &[f64], scale: &[f64], weights: &[f64], bias: f64) -> f64 {
+    sigmoid(bias + linear(weights, &standardise(x, mean, scale)))
 }
 
 fn sigmoid(z: f64) -> f64 {

@@ -11,7 +11,7 @@
 use serde::{Deserialize, Serialize};
 
 use super::PageFeatures;
-use crate::clean::mountain_model::fit_logistic_regression;
+use crate::clean::mountain_model::{fit_logistic_regression, logistic_probability};
 
 /// The built-in model, trained by `indexer eval page-types --write-model` (see its `protocol`).
 pub const DEFAULT_MODEL_JSON: &str = include_str!("hub-model.json");
@@ -103,15 +103,7 @@ impl HubModel {
 
     /// The probability that the page is a hub.
     pub fn probability(&self, features: &PageFeatures) -> f64 {
-        let z: f64 = features
-            .to_vec()
-            .iter()
-            .zip(&self.mean)
-            .zip(&self.scale)
-            .zip(&self.weights)
-            .map(|(((x, m), s), w)| w * (x - m) / s)
-            .sum();
-        1.0 / (1.0 + (-(self.bias + z)).exp())
+        logistic_probability(&features.to_vec(), &self.mean, &self.scale, &self.weights, self.bias)
     }
 
     pub fn is_hub(&self, features: &PageFeatures) -> bool {
