@@ -298,8 +298,9 @@ impl Default for LayoutConfig {
 #[derive(Debug, Clone, Serialize, Deserialize, PartialEq, JsonSchema)]
 #[serde(default, deny_unknown_fields)]
 pub struct CleaningConfig {
-    /// `docview` (default: the paper plus a topic-root search), `docview-paper`, or a cleaner
-    /// of another paper: `sst` (the Site Style Tree of Yi, Liu & Li; see `[sst]`),
+    /// `blocks` (default: the learned block classifier over `docview`'s result; see `[blocks]`),
+    /// `docview` (the paper plus a topic-root search), `docview-paper`, or a cleaner of another
+    /// paper: `sst` (the Site Style Tree of Yi, Liu & Li; see `[sst]`),
     /// `satisfiable` (see `[satisfiable]`), `pab` (see `[pab]`).
     pub cleaner: CleanerKind,
     // Every setting below was chosen by `indexer eval tune-cleaner` on the training sets
@@ -374,7 +375,7 @@ pub struct CleaningConfig {
 impl Default for CleaningConfig {
     fn default() -> Self {
         CleaningConfig {
-            cleaner: CleanerKind::DocView,
+            cleaner: CleanerKind::Blocks,
             min_paragraph_terms: 10,
             sibling_score_share: 0.35,
             title_heading_score: 20.0,
@@ -622,6 +623,9 @@ pub struct BlocksConfig {
     /// Keep a block when its probability reaches this; absent: the model's threshold, chosen
     /// on the training folds by `eval train-blocks`.
     pub min_probability: Option<f64>,
+    /// Pages with fewer terms than this are left as the `docview` cleaner judges them: the
+    /// model has no support there (the training pages are longer but for a handful).
+    pub min_page_terms: usize,
     /// Training labels: a block is content when at least this share of its tokens are in the
     /// page's gold text (bag intersection, the tokens of `eval clean`).
     pub label_min_gold_share: f64,
@@ -647,6 +651,7 @@ impl Default for BlocksConfig {
         BlocksConfig {
             model: String::new(),
             min_probability: None,
+            min_page_terms: 100,
             label_min_gold_share: 0.5,
             vocabulary_size: 48,
             trees: 150,

@@ -369,9 +369,10 @@ fn extract_writes_each_pages_topic_content_under_its_stem() {
         .stdout(predicate::str::contains("9 pages read, 8 files written"))
         .stdout(predicate::str::contains("1 skipped (not-html 1)"));
     // What extract writes is the default cleaner's golden topic content without its headline
-    // (the heading matching <title>, the first line of two of these pages; the third, an
-    // "Untitled Document", has none), which goes to the manifest; with --with-headline, the
-    // golden topic content itself.
+    // (the heading matching <title>, the first line of the Chinese page; the table page, an
+    // "Untitled Document", has none, and on the news page the block classifier drops the
+    // headline's block, which holds a subheading too), which goes to the manifest; with
+    // --with-headline, the golden topic content itself.
     let inline = tempfile::tempdir().unwrap();
     indexer()
         .args(["extract", "--quiet", "--with-headline"])
@@ -381,9 +382,10 @@ fn extract_writes_each_pages_topic_content_under_its_stem() {
         .assert()
         .success();
     let manifest = std::fs::read_to_string(out.path().join("manifest.tsv")).unwrap();
-    for (case, has_headline) in [("news-article", true), ("chinese-gbk", true), ("table-layout", false)] {
+    for (case, has_headline) in [("news-article", false), ("chinese-gbk", true), ("table-layout", false)] {
         let read = |dir: &std::path::Path| std::fs::read_to_string(dir.join(format!("{case}.txt"))).unwrap();
-        let golden = std::fs::read_to_string(repo_path(&format!("tests/fixtures/clean/{case}/topic.txt"))).unwrap();
+        let golden =
+            std::fs::read_to_string(repo_path(&format!("tests/fixtures/clean/{case}/topic-blocks.txt"))).unwrap();
         let golden_text = golden.split_once("\n\n").unwrap().1.trim_end();
         let (headline, body) = match has_headline {
             true => golden_text.split_once('\n').unwrap(),
@@ -406,9 +408,10 @@ fn eval_clean_writes_the_configs_report_for_the_full_table_only() {
     std::fs::create_dir_all(&html).unwrap();
     std::fs::create_dir_all(&gold).unwrap();
     std::fs::copy(repo_path("tests/fixtures/pages/news-article.html"), html.join("news-article.html")).unwrap();
-    // Gold without the headline (the article body), as extract writes it by default.
-    let golden = std::fs::read_to_string(repo_path("tests/fixtures/clean/news-article/topic.txt")).unwrap();
-    let (_, body) = golden.split_once("\n\n").unwrap().1.split_once('\n').unwrap();
+    // The default cleaner's topic content of the page as gold (it holds no headline, as
+    // extract writes it by default).
+    let golden = std::fs::read_to_string(repo_path("tests/fixtures/clean/news-article/topic-blocks.txt")).unwrap();
+    let body = golden.split_once("\n\n").unwrap().1;
     std::fs::write(gold.join("news-article.txt"), body).unwrap();
     let config = dir.path().join("cleaning.toml");
     std::fs::write(&config, "report = \"table\"\n[[sets]]\nname = \"ours\"\nhtml = \"html\"\ngold = \"gold\"\n")
@@ -618,7 +621,7 @@ fn paper_cuts_get_clear_answers() {
         .arg(out.path())
         .assert()
         .code(2)
-        .stderr(predicate::str::contains("cleaned by --cleaner docview, not mountain"));
+        .stderr(predicate::str::contains("cleaned by --cleaner blocks, not mountain"));
 
     // A negative share in a config file is refused with its key.
     let config = input.path().join("bad.toml");
@@ -659,5 +662,5 @@ fn paper_cuts_get_clear_answers() {
     assert!(String::from_utf8_lossy(&help.stdout).contains("[default: indexer-data/bench]"));
     // build --help states the defaults of --cleaner and --replicas.
     let help = String::from_utf8(indexer().args(["build", "--help"]).output().unwrap().stdout).unwrap();
-    assert!(help.contains("[default: docview") && help.contains("[default: minhash"), "{help}");
+    assert!(help.contains("[default: blocks") && help.contains("[default: minhash"), "{help}");
 }

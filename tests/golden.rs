@@ -1,7 +1,9 @@
 //! Golden fixtures per stage for the pages in `tests/fixtures/pages/`:
 //! - `tagtree/<case>/outline.txt`: the markup tag tree (§3.1);
 //! - `clean/<case>/topic.txt`, `topic-paper.txt`, `topic.html`: the topic content of the
-//!   default and the paper-faithful cleaner (§4), and the purified page;
+//!   `docview` and the paper-faithful cleaner (§4), and the purified page;
+//! - `clean/<case>/topic-blocks.txt`: the topic content of the default cleaner, the learned
+//!   block classifier over `docview`'s result;
 //! - `clean/<case>/topic-satisfiable.txt`, `topic-pab.txt`: the topic content of the other
 //!   papers' per-page cleaners;
 //! - `clean/<case>/topic-sst.txt`: the `sst` cleaner on the lone page (a site of one page:
@@ -81,6 +83,7 @@ fn topic_content_matches_its_golden_files() {
             (CleanerKind::Satisfiable, "topic-satisfiable.txt"),
             (CleanerKind::Pab, "topic-pab.txt"),
             (CleanerKind::Mountain, "topic-mountain.txt"),
+            (CleanerKind::Blocks, "topic-blocks.txt"),
         ] {
             let cleaner = Cleaner::new(kind, &config).unwrap();
             let content = cleaner.clean(&site_of(&page.url), &tree, &weights, &config);

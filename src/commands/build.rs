@@ -54,7 +54,7 @@ pub struct BuildArgs {
     /// A TOML file overriding any parameter (see `indexer config`).
     #[arg(long, value_name = "FILE")]
     pub config: Option<PathBuf>,
-    /// The page cleaner [default: docview, or `cleaning.cleaner` of --config]. See README,
+    /// The page cleaner [default: blocks, or `cleaning.cleaner` of --config]. See README,
     /// "Cleaning quality".
     #[arg(long, value_parser = cleaner_parser())]
     pub cleaner: Option<CleanerKind>,

@@ -13,7 +13,7 @@ use serde::{Deserialize, Serialize};
 /// The cleaners `--cleaner` and `cleaning.cleaner` can name.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize, JsonSchema)]
 pub enum CleanerKind {
-    /// The DocView cleaner with its topic-root search (the default).
+    /// The DocView cleaner with its topic-root search.
     #[serde(rename = "docview")]
     DocView,
     /// The DocView cleaner as the paper states it.
@@ -31,7 +31,8 @@ pub enum CleanerKind {
     /// The Mountain Model of Bing et al. (`clean::mountain_model`).
     #[serde(rename = "mountain")]
     Mountain,
-    /// The learned block classifier over the DocView blocks (`clean::block_classifier`).
+    /// The learned block classifier over the DocView blocks (`clean::block_classifier`); the
+    /// default.
     #[serde(rename = "blocks")]
     Blocks,
 }

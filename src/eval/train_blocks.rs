@@ -442,7 +442,11 @@ pub fn train_blocks(
         });
     }
     let stop_words = StopWords::generic();
-    let ctx = PageContext::new(config, &stop_words)
+    // The pages are read with the `docview` cleaner, whatever the default: the model being
+    // trained must not depend on the one it replaces (whose features may no longer match).
+    let mut reading = config.clone();
+    reading.cleaning.cleaner = CleanerKind::DocView;
+    let ctx = PageContext::new(&reading, &stop_words)
         .map_err(|e| CleanEvalError { path: "configuration".into(), message: e.to_string() })?;
     let folds = config.blocks.folds;
     let mut names = Vec::new();

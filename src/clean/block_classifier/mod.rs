@@ -34,6 +34,13 @@ pub fn is_bare_headline(tree: &TagTree, layout: &Layout, id: NodeId) -> bool {
     layout.headline(tree).is_some_and(|(node, tag)| node == id && tag.terms >= tree.nodes[id].own.terms)
 }
 
+/// Whether the model has support for the page: it holds at least `min_page_terms` terms. The
+/// training pages are longer but for a handful, so on a shorter page (a headline and one
+/// paragraph) the trees extrapolate, and the `docview` cleaner's judgement stands.
+pub fn has_support(tree: &TagTree, min_page_terms: usize) -> bool {
+    tree.nodes[TagTree::ROOT].subtree.terms >= min_page_terms
+}
+
 /// A block model ready to judge pages: the model and its trees laid out for prediction.
 #[derive(Debug, Clone)]
 pub struct BlockClassifier {
