@@ -11,7 +11,7 @@ place names (lexicographer file noun.location) are Region. WordNet's licence all
 redistribution with its notice (wordnet/LICENSE).
 
 Usage (repository root, needs Debian's wordnet-base): eval/classify/wordnet_domains.py
-[WORDNET_DIR] [--max-texts N] (default 80 texts a category). Deterministic: the same WordNet gives the same files.
+[WORDNET_DIR] [--max-texts N] [--glosses-per-text N] (defaults 80 and 12). Deterministic: the same WordNet gives the same files.
 """
 
 import os
@@ -123,6 +123,11 @@ def main():
         i = args.index("--max-texts")
         max_texts = int(args[i + 1])
         del args[i:i + 2]
+    per_text = GLOSSES_PER_TEXT
+    if "--glosses-per-text" in args:
+        i = args.index("--glosses-per-text")
+        per_text = int(args[i + 1])
+        del args[i:i + 2]
     wordnet = args[0] if args else "/usr/share/wordnet"
     root = os.path.join(os.path.dirname(os.path.abspath(__file__)), "wordnet")
     synsets = read_synsets(wordnet)
@@ -137,7 +142,7 @@ def main():
         shutil.rmtree(folder, ignore_errors=True)
         os.makedirs(folder)
         glosses = by_code[code]
-        texts = [glosses[i:i + GLOSSES_PER_TEXT] for i in range(0, len(glosses), GLOSSES_PER_TEXT)]
+        texts = [glosses[i:i + per_text] for i in range(0, len(glosses), per_text)]
         # Evenly spaced texts when a category has more than the cap: every part of the
         # offset order (which follows WordNet's lexicographer files) stays represented.
         if len(texts) > max_texts:
