@@ -401,6 +401,17 @@ impl OpenIndex {
         Ok(())
     }
 
+    /// The number of pages, and for each searched field the number of pages that have `term`
+    /// there.
+    fn page_counts(&self, term: &str) -> Result<(u64, Vec<u64>), SearchError> {
+        let searcher = self.reader.searcher();
+        let mut counts = Vec::with_capacity(self.schema.search_fields.len());
+        for &(field, _) in &self.schema.search_fields {
+            counts.push(searcher.doc_freq(&Term::from_field_text(field, term))?);
+        }
+        Ok((searcher.num_docs(), counts))
+    }
+
     /// The stored DocView text of a page (title, keywords, abstract: what feedback reads).
     fn record_text(&self, address: DocAddress) -> Result<String, SearchError> {
         let doc: TantivyDocument = self.reader.searcher().doc(address)?;
@@ -485,6 +496,9 @@ pub(crate) trait Ranker {
     ) -> Result<Vec<Candidate>, SearchError>;
     /// The stored DocView text of a candidate.
     fn record_text(&self, candidate: &Candidate) -> Result<String, SearchError>;
+    /// The share of the pages whose record (abstract index) has the word in a searched field
+    /// (the largest share over those fields).
+    fn page_share(&self, term: &str) -> Result<f64, SearchError>;
     /// The result shown for a candidate.
     fn hit(&self, candidate: &Candidate, terms: &HashSet<String>) -> Result<SearchHit, SearchError>;
 }
@@ -522,8 +536,27 @@ pub(crate) fn rank_with(
         let settings = &ranker.settings().feedback;
         let first = rank_choice(ranker, &terms, request.choice, settings.docs, request.category)?;
         let mut documents = Vec::with_capacity(first.len());
+        let mut shares: HashMap<String, bool> = HashMap::new();
         for candidate in &first {
-            documents.push((candidate.score, ranker.analyze(&ranker.record_text(candidate)?)?));
+            let mut words = ranker.analyze(&ranker.record_text(candidate)?)?;
+            if settings.max_page_share < 1.0 {
+                let mut kept = Vec::with_capacity(words.len());
+                for word in words {
+                    let keep = match shares.get(&word) {
+                        Some(&keep) => keep,
+                        None => {
+                            let keep = ranker.page_share(&word)? <= f64::from(settings.max_page_share);
+                            shares.insert(word.clone(), keep);
+                            keep
+                        }
+                    };
+                    if keep {
+                        kept.push(word);
+                    }
+                }
+                words = kept;
+            }
+            documents.push((candidate.score, words));
         }
         terms = expand_query(&tokens, &documents, settings);
     }
@@ -698,6 +731,11 @@ impl Ranker for Collection {
 
     fn record_text(&self, candidate: &Candidate) -> Result<String, SearchError> {
         self.index(candidate.kind).record_text(candidate.address)
+    }
+
+    fn page_share(&self, term: &str) -> Result<f64, SearchError> {
+        let (pages, counts) = self.abstract_index.page_counts(term)?;
+        Ok(counts.into_iter().max().map_or(0.0, |n| n as f64 / pages.max(1) as f64))
     }
 
     fn hit(&self, candidate: &Candidate, terms: &HashSet<String>) -> Result<SearchHit, SearchError> {
