@@ -759,6 +759,67 @@ mod tests {
         assert!((saturated[0].1 - 4.0 / 3.0).abs() < 1e-6, "{saturated:?}");
     }
 
+    /// A ranker over three records: "every" is on all the pages, the other words on one.
+    struct Records {
+        settings: SearchSettings,
+        asked: std::cell::RefCell<Vec<WeightedTerms>>,
+    }
+
+    impl Ranker for Records {
+        fn settings(&self) -> &SearchSettings {
+            &self.settings
+        }
+        fn analyze(&self, text: &str) -> Result<Vec<String>, SearchError> {
+            Ok(text.split_whitespace().map(str::to_string).collect())
+        }
+        fn rank(
+            &self,
+            kind: IndexKind,
+            terms: &[(String, f32)],
+            limit: usize,
+            _: Option<&str>,
+        ) -> Result<Vec<Candidate>, SearchError> {
+            self.asked.borrow_mut().push(terms.to_vec());
+            Ok((0..limit.min(3))
+                .map(|i| Candidate {
+                    url: format!("page{i}"),
+                    score: 3.0 - i as f32,
+                    kind,
+                    shard: 0,
+                    address: DocAddress::new(0, i as u32),
+                })
+                .collect())
+        }
+        fn record_text(&self, candidate: &Candidate) -> Result<String, SearchError> {
+            Ok(["tide every every", "moon every", "salt every"][candidate.address.doc_id as usize].to_string())
+        }
+        fn page_share(&self, term: &str) -> Result<f64, SearchError> {
+            Ok(if term == "every" { 1.0 } else { 1.0 / 3.0 })
+        }
+        fn hit(&self, _: &Candidate, _: &HashSet<String>) -> Result<SearchHit, SearchError> {
+            unreachable!("ranking only")
+        }
+    }
+
+    #[test]
+    fn feedback_leaves_out_words_on_more_than_the_page_share() {
+        let expanded = |max_page_share: f32| {
+            let mut settings = SearchSettings::shipped();
+            settings.feedback = FeedbackSettings { docs: 3, terms: 10, original_weight: 0.5, max_page_share };
+            let ranker = Records { settings, asked: Default::default() };
+            let request = SearchRequest { feedback: true, ..SearchRequest::new(IndexChoice::Abstract, 10) };
+            rank_with(&ranker, "ocean", &request).unwrap();
+            let asked = ranker.asked.into_inner();
+            assert_eq!(asked.len(), 2, "first pass, then the expanded query");
+            asked[1].iter().map(|(t, _)| t.clone()).collect::<Vec<_>>()
+        };
+        // Every page has "every": without the filter it leads the relevance model.
+        assert_eq!(expanded(1.0)[..2], ["ocean", "every"]);
+        let filtered = expanded(0.5);
+        assert!(!filtered.contains(&"every".to_string()), "{filtered:?}");
+        assert_eq!(filtered.len(), 4, "ocean, tide, moon, salt: {filtered:?}");
+    }
+
     #[test]
     fn shorten_cuts_at_a_word() {
         assert_eq!(shorten("short", 10), "short");
