@@ -32,7 +32,7 @@ use super::clean::{CleanEvalError, GoldSet};
 use super::clean_report::GoldSetConfig;
 use super::tune_cleaner::fold_of;
 use crate::clean::{Cleaner, HeadlinePlacement, HubModel, PageFeatures, block_weights, retype, site_of};
-use crate::config::Config;
+use crate::config::{Config, PageTypeConfig};
 use crate::input::RawPage;
 use crate::page::PageContext;
 use crate::tagtree::BlockType;
@@ -214,7 +214,11 @@ pub fn evaluate_page_types(
         .into_par_iter()
         .map(|fold| {
             let training: Vec<usize> = all.iter().copied().filter(|&i| pages[i].fold != fold).collect();
-            let threshold = choose_threshold(&pages, &out_of_fold(&pages, &training, &is_example, options.folds));
+            let threshold = choose_threshold(
+                &pages,
+                &out_of_fold(&pages, &training, &is_example, options.folds),
+                &config.page_type,
+            );
             let examples = examples_of(&pages, &training, &is_example);
             (fold, threshold, HubModel::fit(&examples, threshold, String::new()))
         })
@@ -224,13 +228,13 @@ pub fn evaluate_page_types(
     for (fold, _, model) in &outer {
         for (i, page) in pages.iter().enumerate().filter(|(_, p)| p.fold == *fold) {
             probabilities[i] = model.probability(&page.features);
-            model_types[i] = retype(page.rule_type, model.is_hub(&page.features));
+            model_types[i] = retype(page.rule_type, &page.features, model.is_hub(&page.features), &config.page_type);
         }
     }
     let fold_thresholds = outer.iter().map(|(_, threshold, _)| *threshold).collect();
     // The shipped model: the threshold chosen by cross-validation over every fold, the model
     // fitted on every example.
-    let threshold = choose_threshold(&pages, &out_of_fold(&pages, &all, &is_example, options.folds));
+    let threshold = choose_threshold(&pages, &out_of_fold(&pages, &all, &is_example, options.folds), &config.page_type);
     let fit_names: Vec<&str> = fit_indices.iter().map(|&i| options.sets[i].name.as_str()).collect();
     let protocol = format!(
         "indexer eval page-types. Examples: every page of {fit}, cleaned by the {cleaner} cleaner under the \
@@ -334,14 +338,14 @@ fn out_of_fold(pages: &[TypedPage], scope: &[usize], is_example: &[bool], folds:
 
 /// The threshold with the best mean over the sets of the accuracy of `scored` pages (typed
 /// by [`retype`] at that threshold); ties go to the highest (fewer pages called hubs).
-fn choose_threshold(pages: &[TypedPage], scored: &[(usize, f64)]) -> f64 {
+fn choose_threshold(pages: &[TypedPage], scored: &[(usize, f64)], config: &PageTypeConfig) -> f64 {
     let mut best = (f64::NEG_INFINITY, 0.5);
     for threshold in thresholds() {
         // (right, pages) per set
         let mut by_set: BTreeMap<usize, (usize, usize)> = BTreeMap::new();
         for &(i, probability) in scored {
             let page = &pages[i];
-            let typed = retype(page.rule_type, probability >= threshold);
+            let typed = retype(page.rule_type, &page.features, probability >= threshold, config);
             let entry = by_set.entry(page.set).or_default();
             entry.0 += usize::from((typed == BlockType::Hub) == page.expects_hub());
             entry.1 += 1;

@@ -345,7 +345,15 @@ mod tests {
         let model = HubModel::load(None).unwrap();
         let (listing_rules, listing) = typed(&listing());
         let (article_rules, article) = typed(&article());
-        assert_eq!(retype(listing_rules, model.is_hub(&listing)), BlockType::Hub, "{listing:?}");
-        assert_eq!(retype(article_rules, model.is_hub(&article)), BlockType::Topic, "{article:?}");
+        assert_eq!(
+            retype(listing_rules, &listing, model.is_hub(&listing), &Config::default().page_type),
+            BlockType::Hub,
+            "{listing:?}"
+        );
+        assert_eq!(
+            retype(article_rules, &article, model.is_hub(&article), &Config::default().page_type),
+            BlockType::Topic,
+            "{article:?}"
+        );
     }
 }

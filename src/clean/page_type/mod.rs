@@ -13,11 +13,18 @@ use crate::tagtree::{BlockType, TagTree};
 
 /// The page type a cleaner reports when the hub-page model is on (`model_says_hub`: the
 /// model's verdict, which weighs §4.1's own): a page the model calls a hub is a hub page; one
-/// §4.1 typed hub that the model does not is a topic page; image and empty pages stay as the
-/// rules typed them (the model knows hubs from the rest, no more).
-pub fn retype(rule_type: BlockType, model_says_hub: bool) -> BlockType {
+/// §4.1 typed hub that the model does not is a topic page, unless its central hub share
+/// reaches [`PageTypeConfig::certain_hub_share`]; image and empty pages stay as the rules typed
+/// them (the model knows hubs from the rest, no more).
+pub fn retype(
+    rule_type: BlockType,
+    features: &PageFeatures,
+    model_says_hub: bool,
+    config: &PageTypeConfig,
+) -> BlockType {
     match rule_type {
         BlockType::Empty => BlockType::Empty,
+        BlockType::Hub if features.central_hub_share >= config.certain_hub_share => BlockType::Hub,
         _ if model_says_hub => BlockType::Hub,
         BlockType::Hub => BlockType::Topic,
         other => other,
@@ -154,12 +161,15 @@ mod tests {
             examples: 0,
             positives: 0,
         };
-        assert_eq!(retype(BlockType::Hub, never.is_hub(&features)), BlockType::Topic);
-        assert_eq!(retype(BlockType::Image, never.is_hub(&features)), BlockType::Image);
-        assert_eq!(retype(BlockType::Empty, never.is_hub(&features)), BlockType::Empty);
+        let config = PageTypeConfig::default();
+        assert_eq!(retype(BlockType::Hub, &features, never.is_hub(&features), &config), BlockType::Topic);
+        let all_links = PageFeatures { central_hub_share: 1.0, ..features };
+        assert_eq!(retype(BlockType::Hub, &all_links, never.is_hub(&all_links), &config), BlockType::Hub);
+        assert_eq!(retype(BlockType::Image, &features, never.is_hub(&features), &config), BlockType::Image);
+        assert_eq!(retype(BlockType::Empty, &features, never.is_hub(&features), &config), BlockType::Empty);
         let always = HubModel { bias: 5.0, ..never };
-        assert_eq!(retype(BlockType::Topic, always.is_hub(&features)), BlockType::Hub);
-        assert_eq!(retype(BlockType::Empty, always.is_hub(&features)), BlockType::Empty);
+        assert_eq!(retype(BlockType::Topic, &features, always.is_hub(&features), &config), BlockType::Hub);
+        assert_eq!(retype(BlockType::Empty, &features, always.is_hub(&features), &config), BlockType::Empty);
     }
 
     #[test]
