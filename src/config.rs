@@ -184,10 +184,16 @@ pub struct PageTypeConfig {
     pub min_images: usize,
     /// The hub-page model that types the pages of the `docview` and `blocks` cleaners after
     /// the rules above (`clean::HubModel`, trained by `indexer eval page-types
-    /// --write-model`): empty for the built-in model, `off` for the rules of §4.1 alone, or a
-    /// model file's path.
+    /// --write-model`): empty for the built-in model (the default: by nested cross-validation
+    /// by site on the cleaning training sets it types more listings hub and fewer articles
+    /// than the rules), `off` for the rules of §4.1 alone, or a model file's path.
     #[schemars(with = "String")]
     pub hub_model: ClassifierChoice,
+    /// A page whose central area has at least this share of its terms in hub blocks stays a
+    /// hub page whatever the hub-page model says: the model has seen few such pages (on the
+    /// cleaning training sets every page §4.1 types hub above 0.9 is a listing), and a page of
+    /// nothing but links is a hub.
+    pub certain_hub_share: f64,
 }
 
 impl Default for PageTypeConfig {
@@ -196,7 +202,8 @@ impl Default for PageTypeConfig {
             hub_page_ratio: 0.5,
             max_terms_per_image: 20.0,
             min_images: 3,
-            hub_model: ClassifierChoice::Off,
+            hub_model: ClassifierChoice::BuiltIn,
+            certain_hub_share: 0.9,
         }
     }
 }
@@ -959,6 +966,7 @@ impl Config {
         share("layout.margin_word_max_text_share", self.layout.margin_word_max_text_share)?;
         share("layout.title_heading_min_overlap", self.layout.title_heading_min_overlap)?;
         share("page_type.hub_page_ratio", self.page_type.hub_page_ratio)?;
+        share("page_type.certain_hub_share", self.page_type.certain_hub_share)?;
         non_negative("page_type.max_terms_per_image", self.page_type.max_terms_per_image)?;
         share("tag_tree.hub_anchor_ratio", self.tag_tree.hub_anchor_ratio)?;
         share("tag_tree.image_term_ratio", self.tag_tree.image_term_ratio)?;

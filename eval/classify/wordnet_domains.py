@@ -11,7 +11,7 @@ place names (lexicographer file noun.location) are Region. WordNet's licence all
 redistribution with its notice (wordnet/LICENSE).
 
 Usage (repository root, needs Debian's wordnet-base): eval/classify/wordnet_domains.py
-[WORDNET_DIR]. Deterministic: the same WordNet gives the same files.
+[WORDNET_DIR] [--max-texts N] [--glosses-per-text N] (defaults 80 and 12). Deterministic: the same WordNet gives the same files.
 """
 
 import os
@@ -117,7 +117,18 @@ def domain_codes(synsets):
 
 
 def main():
-    wordnet = sys.argv[1] if len(sys.argv) > 1 else "/usr/share/wordnet"
+    args = sys.argv[1:]
+    max_texts = MAX_TEXTS_PER_CODE
+    if "--max-texts" in args:
+        i = args.index("--max-texts")
+        max_texts = int(args[i + 1])
+        del args[i:i + 2]
+    per_text = GLOSSES_PER_TEXT
+    if "--glosses-per-text" in args:
+        i = args.index("--glosses-per-text")
+        per_text = int(args[i + 1])
+        del args[i:i + 2]
+    wordnet = args[0] if args else "/usr/share/wordnet"
     root = os.path.join(os.path.dirname(os.path.abspath(__file__)), "wordnet")
     synsets = read_synsets(wordnet)
     by_code = defaultdict(list)
@@ -131,12 +142,12 @@ def main():
         shutil.rmtree(folder, ignore_errors=True)
         os.makedirs(folder)
         glosses = by_code[code]
-        texts = [glosses[i:i + GLOSSES_PER_TEXT] for i in range(0, len(glosses), GLOSSES_PER_TEXT)]
+        texts = [glosses[i:i + per_text] for i in range(0, len(glosses), per_text)]
         # Evenly spaced texts when a category has more than the cap: every part of the
         # offset order (which follows WordNet's lexicographer files) stays represented.
-        if len(texts) > MAX_TEXTS_PER_CODE:
-            step = len(texts) / MAX_TEXTS_PER_CODE
-            texts = [texts[int(i * step)] for i in range(MAX_TEXTS_PER_CODE)]
+        if len(texts) > max_texts:
+            step = len(texts) / max_texts
+            texts = [texts[int(i * step)] for i in range(max_texts)]
         for n, text in enumerate(texts):
             with open(os.path.join(folder, f"wordnet-{n:03}.txt"), "w", encoding="utf-8") as out:
                 out.write("\n".join(text) + "\n")

@@ -43,10 +43,22 @@ Every pair says whether its two pages are of one site (`same_site`): the copies 
 inside one site's template are; syndicated copies and the random, quote, same-topic, aggregator and
 commentary pairs are not.
 
+With --real-sites it writes another set instead, of whole pages of real sites (the hosts of
+wcxb-train and page-signal with two pages or more), as the copycat pairs are whole pages of one site:
+  site-copy   (label "3") a page, and its article (the span of its lines that are in its gold) put
+              in place of the article of another page of the same host: one story inside two real
+              instances of its site's template (navigation, related links, teasers, footers differ
+              as they differ between the site's pages)
+  site-pages  (label "0.5") two pages of one host as they are: two stories in one site's template
+Each pair of pages gives both copies and one non-replica; a pair is kept when its word-8-gram
+overlap (S3, shared 8-grams of the smaller) is at least 0.4, as the copycat pairs were sampled.
+Every pair carries `template_share`: the share of the two pages' words outside their articles.
+
 Standard library only; deterministic for its seeds (each draws its own pairs, all written to one
 file: three seeds make the choices on it steadier than one). Usage:
   python3 eval/replica-benchmark/make_benchmark.py [--data ../shared/data/clean-train] [--pairs 600]
       [--negatives 120] [--seeds 2004,2005,2006] --out target/replica-benchmark.jsonl
+  python3 eval/replica-benchmark/make_benchmark.py --real-sites --out target/replica-sites.jsonl
 """
 
 import argparse
@@ -377,6 +389,58 @@ def generate(loaded, seed, args, templates):
     return out
 
 
+def site_pages(data):
+    """host -> the pages of wcxb-train and page-signal on it (hosts with two pages or more), each as
+    its visible lines and the span of them that holds its article (lines found in its gold)."""
+    hosts = {}
+    for name in ["wcxb-train", "page-signal"]:
+        folder = os.path.join(data, name)
+        with open(os.path.join(folder, "meta.tsv"), encoding="utf-8") as meta:
+            next(meta)
+            for row in meta:
+                cols = row.rstrip("\n").split("\t")
+                if len(cols) < 2 or "//" not in cols[1] or "gold_not_visible" in (cols[2] if len(cols) > 2 else ""):
+                    continue
+                gold = open(os.path.join(folder, "gold", cols[0] + ".txt"), encoding="utf-8").read()
+                if len(gold.split()) < 50:
+                    continue
+                try:
+                    raw = gzip.open(os.path.join(folder, "html", cols[0] + ".html.gz")).read().decode("utf-8", "replace")
+                    parser = VisibleLines()
+                    parser.feed(raw)
+                    parser.close()
+                except Exception:  # a page html.parser cannot read is left out
+                    continue
+                normalised = norm(gold)
+                inside = [i for i, line in enumerate(parser.lines) if norm(line) and norm(line) in normalised]
+                if inside:
+                    host = cols[1].split("/")[2].lower()
+                    hosts.setdefault(host, []).append(
+                        {"lines": parser.lines, "first": inside[0], "last": inside[-1]})
+    return {host: pages for host, pages in sorted(hosts.items()) if len(pages) >= 2}
+
+
+def real_site_pairs(data):
+    out = []
+    for host, pages in site_pages(data).items():
+        for i, a in enumerate(pages):
+            for b in pages[i + 1:]:
+                if overlap(a["lines"], b["lines"]) < 0.4:
+                    continue
+                article_words = sum(words(p["lines"][p["first"]:p["last"] + 1]) for p in (a, b))
+                share = 1 - article_words / max(1, words(a["lines"]) + words(b["lines"]))
+                for x, y in ((a, b), (b, a)):
+                    copy = y["lines"][:y["first"]] + x["lines"][x["first"]:x["last"] + 1] + y["lines"][y["last"] + 1:]
+                    if overlap(x["lines"], copy) >= 0.4:
+                        out.append({"pair_id": f"site-{len(out)}", "label_raw": "3", "edits": ["site-copy"],
+                                    "same_site": True, "host": host, "template_share": round(share, 3),
+                                    "src_doc": "\n".join(x["lines"]), "target_doc": "\n".join(copy)})
+                out.append({"pair_id": f"site-{len(out)}", "label_raw": "0.5", "edits": ["site-pages"],
+                            "same_site": True, "host": host, "template_share": round(share, 3),
+                            "src_doc": "\n".join(a["lines"]), "target_doc": "\n".join(b["lines"])})
+    return out
+
+
 def main():
     here = os.path.dirname(os.path.abspath(__file__))
     parser = argparse.ArgumentParser(description=__doc__.split("\n")[0])
@@ -385,20 +449,26 @@ def main():
     parser.add_argument("--negatives", type=int, default=120, help="non-replicas of each kind per seed")
     parser.add_argument("--seeds", default="2004,2005,2006",
                         help="comma-separated; each seed draws its own pairs, all written to one file")
+    parser.add_argument("--real-sites", action="store_true",
+                        help="write the whole-page pairs of real sites instead (see above)")
     parser.add_argument("--out", required=True)
     args = parser.parse_args()
-    loaded = load(args.data)
-    templates = {}
     out = []
-    for seed in [int(x) for x in args.seeds.split(",")]:
-        out += generate(loaded, seed, args, templates)
+    if args.real_sites:
+        out = real_site_pairs(args.data)
+        loaded = []
+    else:
+        loaded = load(args.data)
+        templates = {}
+        for seed in [int(x) for x in args.seeds.split(",")]:
+            out += generate(loaded, seed, args, templates)
     os.makedirs(os.path.dirname(os.path.abspath(args.out)), exist_ok=True)
     with open(args.out, "w", encoding="utf-8") as f:
         for pair in out:
             f.write(json.dumps(pair, ensure_ascii=False) + "\n")
     copies = sum(1 for pair in out if pair["label_raw"] == "3")
-    print(f"{len(out)} pairs ({copies} copies, {len(out) - copies} non-replicas) from {len(loaded)} articles "
-          f"-> {args.out}")
+    source = "whole pages of real sites" if args.real_sites else f"{len(loaded)} articles"
+    print(f"{len(out)} pairs ({copies} copies, {len(out) - copies} non-replicas) from {source} -> {args.out}")
 
 
 if __name__ == "__main__":

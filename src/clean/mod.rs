@@ -256,7 +256,7 @@ impl Cleaner {
     pub fn clean(&self, site: &str, tree: &TagTree, weights: &BlockWeights, config: &Config) -> TopicContent {
         let (mut content, features) = self.clean_by_rules(site, tree, weights, config, self.hub_model.is_some());
         if let (Some(model), Some(features)) = (&self.hub_model, features) {
-            content.page_type = retype(content.page_type, &features, model);
+            content.page_type = retype(content.page_type, &features, model.is_hub(&features), &config.page_type);
         }
         content
     }

@@ -7,7 +7,9 @@
 //! are the honest estimate. The choice goes in stages, each given the ones before it: how
 //! repeated query words weigh (BM25's k3, scored on the tiered search); the abstract index's BM25 k1, b
 //! and field boosts; the full-text index's; the tiered search's fusion; feedback for the
-//! tiered search.
+//! tiered search. A later run can choose only some stages again (`--stages`), each fold
+//! starting from the settings an earlier run chose for it (`--from-report`), which keeps the
+//! held-out collection out of every choice.
 
 use std::collections::{BTreeMap, HashMap};
 use std::fmt::Write as _;
@@ -74,7 +76,7 @@ pub enum Stage {
 
 impl Stage {
     /// The stages in the order they choose.
-    const ALL: [Stage; 5] = [Stage::Query, Stage::Abstract, Stage::Fulltext, Stage::Fusion, Stage::Feedback];
+    pub const ALL: [Stage; 5] = [Stage::Query, Stage::Abstract, Stage::Fulltext, Stage::Fusion, Stage::Feedback];
     /// The searches reported.
     const SEARCHES: [Stage; 4] = [Stage::Abstract, Stage::Fulltext, Stage::Fusion, Stage::Feedback];
 
@@ -85,6 +87,11 @@ impl Stage {
             Stage::Query | Stage::Fusion | Stage::Feedback => IndexChoice::Tiered,
         };
         SearchRequest { choice, limit: depth, category: None, feedback: self == Stage::Feedback }
+    }
+
+    /// The stage of a name (as [`Stage::name`] gives).
+    pub fn from_name(name: &str) -> Option<Stage> {
+        Stage::ALL.into_iter().find(|stage| stage.name() == name)
     }
 
     pub fn name(self) -> &'static str {
@@ -127,7 +134,7 @@ impl Stage {
                 }
             }
             Stage::Fusion => {
-                for method in [FusionMethod::Rrf, FusionMethod::Combsum] {
+                for method in [FusionMethod::Rrf, FusionMethod::Combsum, FusionMethod::CombsumZ] {
                     for weight in [0.2, 0.3, 0.4, 0.5, 0.6, 0.7, 0.8, 0.9, 1.0] {
                         let mut s = base.clone();
                         s.tiered.method = method;
@@ -140,11 +147,14 @@ impl Stage {
                 for docs in [5, 10, 20, 30] {
                     for terms in [10, 20, 40, 60] {
                         for original_weight in [0.3, 0.5, 0.7, 0.9] {
-                            let mut s = base.clone();
-                            s.feedback.docs = docs;
-                            s.feedback.terms = terms;
-                            s.feedback.original_weight = original_weight;
-                            out.push(s);
+                            for max_page_share in [0.1, 0.2, 1.0] {
+                                let mut s = base.clone();
+                                s.feedback.docs = docs;
+                                s.feedback.terms = terms;
+                                s.feedback.original_weight = original_weight;
+                                s.feedback.max_page_share = max_page_share;
+                                out.push(s);
+                            }
                         }
                     }
                 }
@@ -188,11 +198,53 @@ fn boost_tables(
     out
 }
 
+/// Where each choice starts: the settings before tuning, or those of an earlier tuning (each
+/// fold its own, chosen without its held-out collection) when only later stages are chosen
+/// again.
+#[derive(Debug, Clone)]
+pub struct TuneStart {
+    /// What the start is (the report says it).
+    pub description: String,
+    /// The start of the choice on all collections.
+    pub all: SearchSettings,
+    /// The start of each fold by held-out collection (`all` for a collection not named).
+    pub folds: BTreeMap<String, SearchSettings>,
+}
+
+impl TuneStart {
+    /// Every choice starts from the same settings.
+    pub fn same(settings: SearchSettings, description: &str) -> TuneStart {
+        TuneStart { description: description.to_string(), all: settings, folds: BTreeMap::new() }
+    }
+
+    /// Each fold starts from the settings an earlier tuning chose for it (its report.json),
+    /// the choice on all collections from that tuning's chosen settings.
+    pub fn from_report(json: &str, description: &str) -> Result<TuneStart, String> {
+        #[derive(serde::Deserialize)]
+        struct Fold {
+            collection: String,
+            settings: SearchSettings,
+        }
+        #[derive(serde::Deserialize)]
+        struct Earlier {
+            folds: Vec<Fold>,
+            chosen: SearchSettings,
+        }
+        let earlier: Earlier = serde_json::from_str(json).map_err(|e| e.to_string())?;
+        let folds = earlier.folds.into_iter().map(|f| (f.collection, f.settings)).collect();
+        Ok(TuneStart { description: description.to_string(), all: earlier.chosen, folds })
+    }
+
+    fn of_fold(&self, held_out: &str) -> &SearchSettings {
+        self.folds.get(held_out).unwrap_or(&self.all)
+    }
+}
+
 /// The held-out figures of one collection.
 #[derive(Debug, Clone, Serialize)]
 pub struct HeldOut {
     pub collection: String,
-    /// The shipped settings before tuning, per search.
+    /// The fold's start settings (see [`TuneStart`]), per search.
     pub before: BTreeMap<&'static str, Scores>,
     /// Each search with the settings chosen without this collection.
     pub held_out: BTreeMap<&'static str, Scores>,
@@ -206,6 +258,10 @@ pub struct HeldOut {
 #[derive(Debug, Clone, Serialize)]
 pub struct TuneReport {
     pub collections: Vec<String>,
+    /// Where the choices started.
+    pub start: String,
+    /// The stages chosen (the others kept their start values).
+    pub stages: Vec<&'static str>,
     pub depth: usize,
     pub objective: &'static str,
     pub folds: Vec<HeldOut>,
@@ -254,9 +310,15 @@ impl Tuner<'_> {
 
     /// Every stage in turn, each keeping the best setting on `on` (ties: the first in grid
     /// order).
-    fn choose(&mut self, on: &[usize], start: &SearchSettings, label: &str) -> Result<SearchSettings, TuneError> {
+    fn choose(
+        &mut self,
+        on: &[usize],
+        start: &SearchSettings,
+        stages: &[Stage],
+        label: &str,
+    ) -> Result<SearchSettings, TuneError> {
         let mut best = start.clone();
-        for stage in Stage::ALL {
+        for &stage in stages {
             let grid = stage.grid(&best);
             (self.progress)(&format!("{label}: {} ({} settings)", stage.name(), grid.len()));
             let mut top = (f64::NEG_INFINITY, best.clone());
@@ -296,11 +358,13 @@ fn relevant(settings: &SearchSettings, stage: Stage) -> serde_json::Value {
     }
 }
 
-/// Chooses the settings by leave-one-collection-out, starting from `start` (the settings
-/// before tuning), with runs of `depth` results per topic.
+/// Chooses the settings by leave-one-collection-out, starting from `start`, with runs of
+/// `depth` results per topic; `stages` (in [`Stage::ALL`]'s order) are chosen, the others keep
+/// their start values.
 pub fn tune(
     collections: &mut [TuneCollection],
-    start: &SearchSettings,
+    start: &TuneStart,
+    stages: &[Stage],
     depth: usize,
     progress: &dyn Fn(&str),
 ) -> Result<TuneReport, TuneError> {
@@ -314,14 +378,18 @@ pub fn tune(
     let names: Vec<String> = collections.iter().map(|c| c.name.clone()).collect();
     let mut tuner = Tuner { collections, depth, cache: HashMap::new(), progress };
     let everything: Vec<usize> = (0..n).collect();
-    let chosen = tuner.choose(&everything, start, "all collections")?;
+    let mut stages = stages.to_vec();
+    stages.sort_by_key(|stage| Stage::ALL.iter().position(|s| s == stage));
+    stages.dedup();
+    let chosen = tuner.choose(&everything, &start.all, &stages, "all collections")?;
     let mut folds = Vec::new();
     for (held, name) in names.iter().enumerate() {
         let training: Vec<usize> = (0..n).filter(|&c| c != held).collect();
-        let settings = tuner.choose(&training, start, &format!("without {name}"))?;
+        let fold_start = start.of_fold(name);
+        let settings = tuner.choose(&training, fold_start, &stages, &format!("without {name}"))?;
         folds.push(HeldOut {
             collection: name.clone(),
-            before: tuner.all_searches(held, start)?,
+            before: tuner.all_searches(held, fold_start)?,
             held_out: tuner.all_searches(held, &settings)?,
             in_sample: tuner.all_searches(held, &chosen)?,
             settings,
@@ -335,6 +403,8 @@ pub fn tune(
     );
     Ok(TuneReport {
         collections: names,
+        start: start.description.clone(),
+        stages: stages.iter().map(|s| s.name()).collect(),
         depth,
         objective: "mean over the training collections of (P@10 + MAP + nDCG@10) / 3",
         folds,
@@ -349,10 +419,12 @@ pub fn markdown(report: &TuneReport, command: &str) -> String {
     let mut md = String::new();
     let _ = writeln!(md, "# Search settings by leave-one-collection-out\n");
     let _ = writeln!(md, "Made by `{command}`. Runs of depth {}; objective: {}.\n", report.depth, report.objective);
+    let _ = writeln!(md, "Stages chosen: {}.\n", report.stages.join(", "));
     let _ = writeln!(
         md,
-        "Before: the settings before tuning. Held out: settings chosen on the other collections only \
-         (this collection never scored a candidate). In-sample: the shipped settings, chosen on all of them.\n"
+        "Before: {}. Held out: settings chosen on the other collections only \
+         (this collection never scored a candidate). In-sample: the shipped settings, chosen on all of them.\n",
+        report.start
     );
     let _ = writeln!(md, "| collection | search | P@10 before / held out / in-sample | MAP | nDCG@10 |");
     let _ = writeln!(md, "|---|---|---|---|---|");
@@ -370,7 +442,7 @@ pub fn markdown(report: &TuneReport, command: &str) -> String {
     let _ = writeln!(md, "\n## Settings chosen per fold\n");
     let _ = writeln!(
         md,
-        "| held out | query k3 | abstract fields / k1 / b / title / keywords | full text fields / k1 / b / title / body / topic | fusion | feedback docs / terms / original weight |"
+        "| held out | query k3 | abstract fields / k1 / b / title / keywords | full text fields / k1 / b / title / body / topic | fusion | feedback docs / terms / original weight / max page share |"
     );
     let _ = writeln!(md, "|---|---|---|---|---|---|");
     let row = |md: &mut String, label: &str, s: &SearchSettings| {
@@ -378,7 +450,7 @@ pub fn markdown(report: &TuneReport, command: &str) -> String {
             |m: &BTreeMap<String, f32>, f: &str| m.get(f).map(|b| b.to_string()).unwrap_or_else(|| "schema".into());
         let _ = writeln!(
             md,
-            "| {label} | {} | {} / {} / {} / {} / {} | {} / {} / {} / {} / {} / {} | {} w {} | {} / {} / {} |",
+            "| {label} | {} | {} / {} / {} / {} / {} | {} / {} / {} / {} / {} / {} | {} w {} | {} / {} / {} / {} |",
             s.query.k3,
             s.abstract_index.fields.name(),
             s.abstract_index.k1,
@@ -395,7 +467,8 @@ pub fn markdown(report: &TuneReport, command: &str) -> String {
             s.tiered.abstract_weight,
             s.feedback.docs,
             s.feedback.terms,
-            s.feedback.original_weight
+            s.feedback.original_weight,
+            s.feedback.max_page_share
         );
     };
     for fold in &report.folds {

@@ -5,7 +5,8 @@
 //!    The default cleaner's site templates (`clean::site_template`) need the number of pages
 //!    of each host: a counting pass reads the input (no parsing). When the hosts' samples
 //!    lie in short stretches of the input, the main pass learns the templates as it goes
-//!    ([`write_build`]); otherwise a learning pass parses the sampled pages first.
+//!    ([`write_build`]); otherwise a learning pass parses the sampled pages first, and keeps
+//!    their trees on disk for the main pass (`spill`).
 //! 2. The main pass: reader threads read the inputs, several files at once (`lanes`), and
 //!    hand over batches of pages in an order that depends only on the inputs; each batch is
 //!    processed in parallel by rayon ([`process_page`]); then, in that order, each page is
@@ -22,7 +23,7 @@
 
 mod extract;
 mod lanes;
-
+mod spill;
 mod summary;
 
 use std::collections::{HashMap, HashSet, VecDeque};
@@ -58,6 +59,7 @@ use encoding_rs::Encoding;
 pub use extract::{ExtractSummary, extract};
 pub use lanes::read_batches;
 use lanes::unreadable_source;
+use spill::{SpillReader, SpillWriter};
 pub use summary::{AppendCounts, BuildSummary, dir_size, peak_rss_bytes};
 
 /// The learned stop words of a build, one a line.
@@ -213,13 +215,13 @@ pub fn build_with_options(
         (None, Some(given)) => Some(given.clone()),
         (None, None) => None,
     };
-    let (cleaner, stop_word_sample) = match given_templates {
+    let Learned { cleaner, stop_word_documents: stop_word_sample, spilled } = match given_templates {
         Some(templates) => {
             let mut cleaner = Cleaner::from_config(config)?;
             cleaner.set_site_templates(templates);
             let cleaner =
                 if cleaner.learns_from_sites() { learned_cleaner(&sources, &learning_ctx, observer)? } else { cleaner };
-            (cleaner, None)
+            Learned { cleaner, stop_word_documents: None, spilled: None }
         }
         None => build_cleaner(&sources, &learning_ctx, observer, given_stop_words.is_none())?,
     };
@@ -248,7 +250,7 @@ pub fn build_with_options(
     } else {
         None
     };
-    let result = write_build(&sources, &output, earlier_summary.is_some(), &mut ctx, &stop_words, observer, shard);
+    let result = write_build(&sources, &output, earlier_summary.is_some(), &mut ctx, observer, shard, spilled);
     let mut summary = match result {
         Ok(summary) => summary,
         Err(e) => {
@@ -386,9 +388,9 @@ fn write_build(
     output: &BuildOutput,
     append: bool,
     ctx: &mut PageContext<'_>,
-    stop_words: &StopWords,
     observer: &dyn BuildObserver,
     shard: Option<ShardWriter>,
+    mut spilled: Option<SpillReader>,
 ) -> Result<BuildSummary, BuildError> {
     let config = ctx.config();
     let staging = &output.staging;
@@ -407,6 +409,7 @@ fn write_build(
     let counter = ByteCounter::default();
     let total_bytes: u64 = sources.iter().map(Source::size_on_disk).sum();
     let mut waiting = VecDeque::new();
+    let mut positions = vec![0usize; sources.len()];
 
     read_batches(sources, &config.input, &counter, &mut |source, batch| {
         let results: Vec<(usize, Result<ProcessedPage, Skipped>)> = if ctx.cleaner().learns_from_sites() {
@@ -414,10 +417,32 @@ fn write_build(
             process_ready(ctx, &mut waiting)
         } else {
             let ctx = &*ctx;
+            // The trees the learning pass kept, taken in input order.
+            let batch: Vec<(InputEvent, Option<Vec<u8>>)> = batch
+                .into_iter()
+                .map(|event| {
+                    let spilled = match (&event, &mut spilled) {
+                        (InputEvent::Page(_), Some(spilled)) => spilled.take(source, positions[source]),
+                        _ => None,
+                    };
+                    if let InputEvent::Page(_) = event {
+                        positions[source] += 1;
+                    }
+                    (event, spilled)
+                })
+                .collect();
             batch
                 .into_par_iter()
-                .map(|event| match event {
-                    InputEvent::Page(raw) => (source, process_page(raw, ctx)),
+                .map(|(event, spilled)| match event {
+                    InputEvent::Page(raw) => {
+                        let parsed = spilled
+                            .filter(|_| !is_binary(&raw.bytes))
+                            .and_then(|body| spill::deserialize(&body, &raw.url));
+                        match parsed {
+                            Some((tree, encoding)) => (source, process_parsed(raw, tree, encoding, ctx)),
+                            None => (source, process_page(raw, ctx)),
+                        }
+                    }
                     InputEvent::Skipped(skipped) => (source, Err(skipped)),
                 })
                 .collect()
@@ -450,7 +475,7 @@ fn write_build(
         writer.finish().map_err(|source| BuildError::Write { path, source })?;
     }
     if !append {
-        let learned = stop_words.learned_sorted().join("\n");
+        let learned = ctx.stop_words().learned_sorted().join("\n");
         std::fs::write(staging.join(STOP_WORDS_FILE), learned + "\n").map_err(write_error(STOP_WORDS_FILE))?;
         std::fs::write(staging.join(SITE_TEMPLATES_FILE), ctx.cleaner().site_templates().to_text())
             .map_err(write_error(SITE_TEMPLATES_FILE))?;
@@ -715,18 +740,37 @@ fn build_cleaner(
     ctx: &PageContext<'_>,
     observer: &dyn BuildObserver,
     sample_stop_words: bool,
-) -> Result<(Cleaner, Option<StopWordDocuments>), BuildError> {
+) -> Result<Learned, BuildError> {
     let counted = counted_cleaner(sources, ctx)?;
     let cleaner = counted.cleaner;
     if !cleaner.learns_from_sites()
         || (cleaner.kind() != CleanerKind::SiteStyleTree && counted.held_bytes <= LEARN_IN_MAIN_PASS_MAX_BYTES)
     {
-        return Ok((cleaner, None));
+        return Ok(Learned { cleaner, stop_word_documents: None, spilled: None });
     }
     let wanted = ctx.config().stop_words.sample_pages;
     let sample = (sample_stop_words && wanted > 0).then(|| StopWordSample::new(&counted.source_pages, wanted));
-    let (cleaner, documents) = observed_cleaner(sources, ctx, observer, cleaner, sample);
-    Ok((cleaner, documents))
+    let mut spill = match SpillWriter::create() {
+        Ok(spill) => Some(spill),
+        Err(e) => {
+            observer.warning(&format!(
+                "cannot create a temporary file for the parsed pages of the learning pass ({e}): the main pass \
+                parses them again"
+            ));
+            None
+        }
+    };
+    let (cleaner, stop_word_documents) = observed_cleaner(sources, ctx, observer, cleaner, sample, spill.as_mut());
+    Ok(Learned { cleaner, stop_word_documents, spilled: spill.and_then(SpillWriter::finish) })
+}
+
+/// What [`build_cleaner`] gives the main pass.
+struct Learned {
+    cleaner: Cleaner,
+    /// The distinct terms of the stop-word sample, when a learning pass parsed it.
+    stop_word_documents: Option<StopWordDocuments>,
+    /// The trees the learning pass parsed, for the main pass (`spill`).
+    spilled: Option<SpillReader>,
 }
 
 /// The distinct terms of each page of the stop-word sample.
@@ -773,7 +817,7 @@ pub fn learned_cleaner(
     if !cleaner.learns_from_sites() {
         return Ok(cleaner);
     }
-    Ok(observed_cleaner(sources, ctx, observer, cleaner, None).0)
+    Ok(observed_cleaner(sources, ctx, observer, cleaner, None, None).0)
 }
 
 /// Where the sample of one host lies in the input (pages counted in input order).
@@ -856,37 +900,49 @@ fn counted_cleaner(sources: &[Source], ctx: &PageContext<'_>) -> Result<Counted,
 }
 
 /// The learning pass of a counted cleaner: the sampled pages parsed and observed. With a
-/// stop-word sample, also the distinct terms of its pages, in input order.
+/// stop-word sample, also the distinct terms of its pages, in input order. With `spill`, the
+/// parsed pages' trees are written to it for the main pass.
 fn observed_cleaner(
     sources: &[Source],
     ctx: &PageContext<'_>,
     observer: &dyn BuildObserver,
     mut cleaner: Cleaner,
     stop_word_sample: Option<StopWordSample>,
+    mut spill: Option<&mut SpillWriter>,
 ) -> (Cleaner, Option<StopWordDocuments>) {
-    /// A page to parse: its site when the cleaner samples it, whether the stop words do.
+    /// A page to parse: its site when the cleaner samples it, whether the stop words do, and
+    /// its place in the input.
     struct Wanted {
         site: Option<String>,
         stop_words: bool,
         page: RawPage,
+        source: usize,
+        position: usize,
     }
     let batch_size = ctx.config().input.batch_size.max(1);
     let mut batch: Vec<Wanted> = Vec::with_capacity(batch_size);
     let mut documents = Vec::new();
     let mut observe = |batch: &mut Vec<Wanted>, cleaner: &mut Cleaner| {
+        // A binary page is skipped unparsed by the main pass: its tree is not kept.
+        let keep = spill.as_ref().is_some_and(|spill| spill.accepts());
         let trees: Vec<_> = batch
             .par_iter()
             .map(|wanted| {
-                let tree = ctx.tag_tree(&wanted.page).0;
+                let (tree, encoding) = ctx.tag_tree(&wanted.page);
                 let terms = wanted.stop_words.then(|| tree_terms(&tree));
-                (tree, terms)
+                let kept = (keep && !is_binary(&wanted.page.bytes))
+                    .then(|| spill::serialize(&wanted.page.url, &tree, encoding));
+                (tree, terms, kept)
             })
             .collect();
-        for (wanted, (tree, terms)) in batch.iter().zip(trees) {
+        for (wanted, (tree, terms, kept)) in batch.iter().zip(trees) {
             if let Some(site) = &wanted.site {
                 cleaner.observe(site, &tree);
             }
             documents.extend(terms);
+            if let (Some(spill), Some(body)) = (spill.as_deref_mut(), kept) {
+                spill.write(wanted.source, wanted.position, &body);
+            }
         }
         batch.clear();
     };
@@ -897,13 +953,13 @@ fn observed_cleaner(
             for event in events {
                 match event {
                     InputEvent::Page(page) => {
-                        let stop_words =
-                            stop_word_sample.as_ref().is_some_and(|s| s.contains(source, positions[source]));
+                        let position = positions[source];
+                        let stop_words = stop_word_sample.as_ref().is_some_and(|s| s.contains(source, position));
                         positions[source] += 1;
                         let site = site_of(&page.url);
                         let site = cleaner.take(&site).then_some(site);
                         if site.is_some() || stop_words {
-                            batch.push(Wanted { site, stop_words, page });
+                            batch.push(Wanted { site, stop_words, page, source, position });
                         }
                     }
                     // The main pass reports the unreadable source as a skipped record.
@@ -986,4 +1042,42 @@ fn learn_stop_words(
 /// The stop words learned from the distinct terms of the sampled pages.
 fn stop_words_of_sample(documents: Vec<HashSet<String>>, config: &Config) -> StopWords {
     StopWords::learn(documents, config.stop_words.max_document_frequency, config.stop_words.min_sample_pages)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn the_main_pass_gets_back_the_trees_the_learning_pass_parsed() {
+        // The `sst` cleaner always learns in a pass of its own.
+        let mut config = Config::default();
+        config.cleaning.cleaner = CleanerKind::SiteStyleTree;
+        let sources = vec![Source::from_path(Path::new("eval/sample-corpus/pages")).unwrap()];
+        let generic = StopWords::generic();
+        let ctx = PageContext::new(&config, &generic).unwrap();
+        let learned = build_cleaner(&sources, &ctx, &Quiet, true).unwrap();
+        let mut spilled = learned.spilled.expect("the learning pass keeps its trees");
+        let (mut pages, mut kept, mut positions) = (0, 0, vec![0usize; sources.len()]);
+        read_batches::<()>(&sources, &config.input, &ByteCounter::default(), &mut |source, batch| {
+            for event in batch {
+                if let InputEvent::Page(raw) = event {
+                    pages += 1;
+                    if let Some(body) = spilled.take(source, positions[source]) {
+                        let (tree, encoding) = spill::deserialize(&body, &raw.url).unwrap();
+                        let (parsed, parsed_encoding) = ctx.tag_tree(&raw);
+                        assert_eq!(format!("{tree:?}"), format!("{parsed:?}"), "{}", raw.origin);
+                        assert_eq!(encoding, parsed_encoding, "{}", raw.origin);
+                        kept += 1;
+                    }
+                    positions[source] += 1;
+                }
+            }
+            Ok(())
+        })
+        .unwrap();
+        // Every frame was taken, in order, and most pages were kept.
+        assert!(spilled.take(0, positions[0]).is_none());
+        assert!(kept * 2 > pages && pages > 100, "{kept} of {pages}");
+    }
 }

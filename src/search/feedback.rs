@@ -5,7 +5,9 @@
 //! and Croft's relevance model, SIGIR 2001): each feedback document's term distribution
 //! P(w|d) = tf / |d| is weighted by the document's first-pass score and summed; the
 //! `terms` heaviest words, normalised to sum 1, are the relevance model; the original query's
-//! term distribution (counts normalised to sum 1) is mixed in with `original_weight`.
+//! term distribution (counts normalised to sum 1) is mixed in with `original_weight`. Words on
+//! more than `max_page_share` of the pages are left out of the documents before (Anserini's
+//! document-frequency filter, castorini/anserini#289).
 
 use std::collections::HashMap;
 
@@ -56,7 +58,7 @@ mod tests {
     }
 
     fn settings(terms: usize, original_weight: f32) -> FeedbackSettings {
-        FeedbackSettings { docs: 10, terms, original_weight }
+        FeedbackSettings { docs: 10, terms, original_weight, max_page_share: 1.0 }
     }
 
     #[test]

@@ -1,6 +1,7 @@
 //! Fusing the abstract index's and the full-text index's hits into the tiered search's one
 //! list: reciprocal rank fusion (Cormack, Clarke and Büttcher, SIGIR 2009) or CombSUM (Fox
-//! and Shaw, TREC-2 1994) of min-max normalised scores (Lee, SIGIR 1997).
+//! and Shaw, TREC-2 1994) of min-max normalised scores (Lee, SIGIR 1997) or of z-scores
+//! (Montague and Aslam, CIKM 2001).
 //!
 //! The paper's hierarchical index (§7.3) promises the precision of abstracts with the recall
 //! of full text. Filling the abstract list's tail from the full text only helps when the
@@ -30,12 +31,16 @@ pub fn fuse(
     for (which, (list, weight)) in [abstract_hits, fulltext_hits].into_iter().zip(weights).enumerate() {
         let (low, high) =
             list.iter().fold((f32::INFINITY, f32::NEG_INFINITY), |(lo, hi), c| (lo.min(c.score), hi.max(c.score)));
+        let deviation = standard_deviation(list);
         for (i, candidate) in list.iter().enumerate() {
             let evidence = match settings.method {
                 FusionMethod::Rrf => 1.0 / (settings.rrf_k + (i + 1) as f32),
                 // One hit, or all tied: each is the list's best.
                 FusionMethod::Combsum if high > low => (candidate.score - low) / (high - low),
-                FusionMethod::Combsum => 1.0,
+                // The z-score less the list's lowest z-score, which a missing page scores: the
+                // same constant for every page, so the order is that of the z-scores summed.
+                FusionMethod::CombsumZ if deviation > 0.0 => (candidate.score - low) / deviation,
+                FusionMethod::Combsum | FusionMethod::CombsumZ => 1.0,
             };
             let entry =
                 fused.entry(candidate.url.as_str()).or_insert_with(|| (candidate.clone(), 0.0, [usize::MAX; 2]));
@@ -58,6 +63,17 @@ pub fn fuse(
             candidate
         })
         .collect()
+}
+
+/// The population standard deviation of a list's scores (0 for fewer than two).
+fn standard_deviation(list: &[Candidate]) -> f32 {
+    if list.len() < 2 {
+        return 0.0;
+    }
+    let n = list.len() as f64;
+    let mean = list.iter().map(|c| f64::from(c.score)).sum::<f64>() / n;
+    let variance = list.iter().map(|c| (f64::from(c.score) - mean).powi(2)).sum::<f64>() / n;
+    variance.sqrt() as f32
 }
 
 #[cfg(test)]
@@ -103,10 +119,28 @@ mod tests {
     }
 
     #[test]
+    fn z_scores_let_a_page_far_above_its_list_beat_the_best_of_near_equals() {
+        // The abstract's top two are near equals; the full text's top page stands far above
+        // the rest of its list. Min-max gives both list tops 1 (a tie, broken by the order of
+        // the lists); z-scores count how far each stands above its list.
+        let a = list(IndexKind::Abstract, &[("x", 10.0), ("y", 9.0), ("z", 1.0), ("v", 0.0)]);
+        let mut full = vec![("w", 100.0)];
+        full.extend([("p0", 10.0), ("p1", 9.0), ("p2", 8.0), ("p3", 7.0), ("p4", 6.0), ("p5", 5.0)]);
+        let f = list(IndexKind::Fulltext, &full);
+        let minmax = fuse(&a, &f, &settings(FusionMethod::Combsum, 0.5), 10);
+        assert_eq!(urls(&minmax)[..3], ["x", "w", "y"]);
+        assert!((minmax[0].score - minmax[1].score).abs() < 1e-6);
+        let z = fuse(&a, &f, &settings(FusionMethod::CombsumZ, 0.5), 10);
+        assert_eq!(urls(&z)[..3], ["w", "x", "y"]);
+        // x: 0.5 · (10 − 0) / sd(10, 9, 1, 0), sd = √20.5.
+        assert!((z[1].score - 0.5 * 10.0 / 20.5f32.sqrt()).abs() < 1e-5, "{z:?}");
+    }
+
+    #[test]
     fn weight_one_is_the_abstract_ranking_and_zero_the_full_texts() {
         let a = list(IndexKind::Abstract, &[("x", 9.0), ("y", 8.0)]);
         let f = list(IndexKind::Fulltext, &[("y", 20.0), ("w", 15.0)]);
-        for method in [FusionMethod::Rrf, FusionMethod::Combsum] {
+        for method in [FusionMethod::Rrf, FusionMethod::Combsum, FusionMethod::CombsumZ] {
             assert_eq!(urls(&fuse(&a, &f, &settings(method, 1.0), 2)), ["x", "y"]);
             assert_eq!(urls(&fuse(&a, &f, &settings(method, 0.0), 2)), ["y", "w"]);
         }

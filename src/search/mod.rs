@@ -401,6 +401,17 @@ impl OpenIndex {
         Ok(())
     }
 
+    /// The number of pages, and for each searched field the number of pages that have `term`
+    /// there.
+    fn page_counts(&self, term: &str) -> Result<(u64, Vec<u64>), SearchError> {
+        let searcher = self.reader.searcher();
+        let mut counts = Vec::with_capacity(self.schema.search_fields.len());
+        for &(field, _) in &self.schema.search_fields {
+            counts.push(searcher.doc_freq(&Term::from_field_text(field, term))?);
+        }
+        Ok((searcher.num_docs(), counts))
+    }
+
     /// The stored DocView text of a page (title, keywords, abstract: what feedback reads).
     fn record_text(&self, address: DocAddress) -> Result<String, SearchError> {
         let doc: TantivyDocument = self.reader.searcher().doc(address)?;
@@ -485,6 +496,9 @@ pub(crate) trait Ranker {
     ) -> Result<Vec<Candidate>, SearchError>;
     /// The stored DocView text of a candidate.
     fn record_text(&self, candidate: &Candidate) -> Result<String, SearchError>;
+    /// The share of the pages whose record (abstract index) has the word in a searched field
+    /// (the largest share over those fields).
+    fn page_share(&self, term: &str) -> Result<f64, SearchError>;
     /// The result shown for a candidate.
     fn hit(&self, candidate: &Candidate, terms: &HashSet<String>) -> Result<SearchHit, SearchError>;
 }
@@ -522,8 +536,27 @@ pub(crate) fn rank_with(
         let settings = &ranker.settings().feedback;
         let first = rank_choice(ranker, &terms, request.choice, settings.docs, request.category)?;
         let mut documents = Vec::with_capacity(first.len());
+        let mut shares: HashMap<String, bool> = HashMap::new();
         for candidate in &first {
-            documents.push((candidate.score, ranker.analyze(&ranker.record_text(candidate)?)?));
+            let mut words = ranker.analyze(&ranker.record_text(candidate)?)?;
+            if settings.max_page_share < 1.0 {
+                let mut kept = Vec::with_capacity(words.len());
+                for word in words {
+                    let keep = match shares.get(&word) {
+                        Some(&keep) => keep,
+                        None => {
+                            let keep = ranker.page_share(&word)? <= f64::from(settings.max_page_share);
+                            shares.insert(word.clone(), keep);
+                            keep
+                        }
+                    };
+                    if keep {
+                        kept.push(word);
+                    }
+                }
+                words = kept;
+            }
+            documents.push((candidate.score, words));
         }
         terms = expand_query(&tokens, &documents, settings);
     }
@@ -700,6 +733,11 @@ impl Ranker for Collection {
         self.index(candidate.kind).record_text(candidate.address)
     }
 
+    fn page_share(&self, term: &str) -> Result<f64, SearchError> {
+        let (pages, counts) = self.abstract_index.page_counts(term)?;
+        Ok(counts.into_iter().max().map_or(0.0, |n| n as f64 / pages.max(1) as f64))
+    }
+
     fn hit(&self, candidate: &Candidate, terms: &HashSet<String>) -> Result<SearchHit, SearchError> {
         self.index(candidate.kind).hit(candidate, terms)
     }
@@ -719,6 +757,67 @@ mod tests {
         assert!((counted[0].1 - 2.0).abs() < 0.01, "{counted:?}");
         let saturated = query_terms(&tokens, &QuerySettings { k3: 1.0 });
         assert!((saturated[0].1 - 4.0 / 3.0).abs() < 1e-6, "{saturated:?}");
+    }
+
+    /// A ranker over three records: "every" is on all the pages, the other words on one.
+    struct Records {
+        settings: SearchSettings,
+        asked: std::cell::RefCell<Vec<WeightedTerms>>,
+    }
+
+    impl Ranker for Records {
+        fn settings(&self) -> &SearchSettings {
+            &self.settings
+        }
+        fn analyze(&self, text: &str) -> Result<Vec<String>, SearchError> {
+            Ok(text.split_whitespace().map(str::to_string).collect())
+        }
+        fn rank(
+            &self,
+            kind: IndexKind,
+            terms: &[(String, f32)],
+            limit: usize,
+            _: Option<&str>,
+        ) -> Result<Vec<Candidate>, SearchError> {
+            self.asked.borrow_mut().push(terms.to_vec());
+            Ok((0..limit.min(3))
+                .map(|i| Candidate {
+                    url: format!("page{i}"),
+                    score: 3.0 - i as f32,
+                    kind,
+                    shard: 0,
+                    address: DocAddress::new(0, i as u32),
+                })
+                .collect())
+        }
+        fn record_text(&self, candidate: &Candidate) -> Result<String, SearchError> {
+            Ok(["tide every every", "moon every", "salt every"][candidate.address.doc_id as usize].to_string())
+        }
+        fn page_share(&self, term: &str) -> Result<f64, SearchError> {
+            Ok(if term == "every" { 1.0 } else { 1.0 / 3.0 })
+        }
+        fn hit(&self, _: &Candidate, _: &HashSet<String>) -> Result<SearchHit, SearchError> {
+            unreachable!("ranking only")
+        }
+    }
+
+    #[test]
+    fn feedback_leaves_out_words_on_more_than_the_page_share() {
+        let expanded = |max_page_share: f32| {
+            let mut settings = SearchSettings::shipped();
+            settings.feedback = FeedbackSettings { docs: 3, terms: 10, original_weight: 0.5, max_page_share };
+            let ranker = Records { settings, asked: Default::default() };
+            let request = SearchRequest { feedback: true, ..SearchRequest::new(IndexChoice::Abstract, 10) };
+            rank_with(&ranker, "ocean", &request).unwrap();
+            let asked = ranker.asked.into_inner();
+            assert_eq!(asked.len(), 2, "first pass, then the expanded query");
+            asked[1].iter().map(|(t, _)| t.clone()).collect::<Vec<_>>()
+        };
+        // Every page has "every": without the filter it leads the relevance model.
+        assert_eq!(expanded(1.0)[..2], ["ocean", "every"]);
+        let filtered = expanded(0.5);
+        assert!(!filtered.contains(&"every".to_string()), "{filtered:?}");
+        assert_eq!(filtered.len(), 4, "ocean, tide, moon, salt: {filtered:?}");
     }
 
     #[test]

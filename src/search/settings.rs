@@ -93,22 +93,28 @@ impl IndexSettings {
 
 /// How two ranked lists become one.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]
-#[serde(rename_all = "lowercase")]
+#[serde(rename_all = "snake_case")]
 pub enum FusionMethod {
     /// Reciprocal rank fusion (Cormack, Clarke and Büttcher, SIGIR 2009): Σ wᵢ / (k + rankᵢ).
     Rrf,
     /// CombSUM (Fox and Shaw, TREC-2 1994) of min-max normalised scores (Lee, SIGIR 1997):
     /// w · abstract + (1 − w) · full text, a page missing from a list scoring 0 there.
     Combsum,
+    /// CombSUM of z-scores (Montague and Aslam, CIKM 2001: "standard" normalisation): each
+    /// list's scores less their mean, over their standard deviation, so one outlying top score
+    /// does not squeeze the rest of its list towards 0 as min-max does; a page missing from a
+    /// list scores that list's lowest z-score there.
+    CombsumZ,
 }
 
 impl FusionMethod {
-    pub const NAMES: &'static [&'static str] = &["rrf", "combsum"];
+    pub const NAMES: &'static [&'static str] = &["rrf", "combsum", "combsum_z"];
 
     pub fn name(self) -> &'static str {
         match self {
             FusionMethod::Rrf => "rrf",
             FusionMethod::Combsum => "combsum",
+            FusionMethod::CombsumZ => "combsum_z",
         }
     }
 }
@@ -137,6 +143,16 @@ pub struct FeedbackSettings {
     pub terms: usize,
     /// The original query's weight against the relevance model's.
     pub original_weight: f32,
+    /// Words on more than this share of the pages are no feedback terms, as in Anserini's RM3
+    /// (which drops words of more than 10% of the documents): a collection's own stop words,
+    /// on every page of the topic, would otherwise lead the relevance model. 1 keeps every
+    /// word (absent in older files: 1).
+    #[serde(default = "every_page")]
+    pub max_page_share: f32,
+}
+
+fn every_page() -> f32 {
+    1.0
 }
 
 /// Settings that cannot be used.
@@ -196,8 +212,11 @@ impl SearchSettings {
             return Err("[query] needs k3 >= 0".into());
         }
         let f = &self.feedback;
-        if f.docs == 0 || f.terms == 0 || !(0.0..=1.0).contains(&f.original_weight) {
-            return Err("[feedback] needs docs >= 1, terms >= 1 and original_weight in [0, 1]".into());
+        let share = f.max_page_share > 0.0 && f.max_page_share <= 1.0;
+        if f.docs == 0 || f.terms == 0 || !(0.0..=1.0).contains(&f.original_weight) || !share {
+            return Err(
+                "[feedback] needs docs >= 1, terms >= 1, original_weight in [0, 1] and max_page_share in (0, 1]".into(),
+            );
         }
         Ok(())
     }

@@ -129,6 +129,19 @@ impl Ranker for Shards {
         self.shards[candidate.shard].1.record_text(candidate)
     }
 
+    /// Pages counted over all the shards.
+    fn page_share(&self, term: &str) -> Result<f64, SearchError> {
+        let mut pages = 0;
+        let mut counts: Vec<u64> = Vec::new();
+        for (_, collection) in &self.shards {
+            let (shard_pages, shard_counts) = collection.abstract_index.page_counts(term)?;
+            pages += shard_pages;
+            counts.resize(shard_counts.len(), 0);
+            counts.iter_mut().zip(shard_counts).for_each(|(total, n)| *total += n);
+        }
+        Ok(counts.into_iter().max().map_or(0.0, |n| n as f64 / pages.max(1) as f64))
+    }
+
     fn hit(&self, candidate: &Candidate, terms: &HashSet<String>) -> Result<SearchHit, SearchError> {
         let (name, collection) = &self.shards[candidate.shard];
         let mut hit = collection.hit(candidate, terms)?;

@@ -51,7 +51,7 @@ impl BlockType {
 }
 
 /// Counts that describe a block's content (§3.1).
-#[derive(Debug, Clone, Copy, Default, PartialEq, Eq, Serialize)]
+#[derive(Debug, Clone, Copy, Default, PartialEq, Eq, Serialize, Deserialize)]
 pub struct BlockStats {
     pub terms: usize,
     pub anchor_terms: usize,
@@ -97,7 +97,7 @@ impl BlockStats {
 }
 
 /// What a container holds, in document order.
-#[derive(Debug, Clone, PartialEq)]
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
 pub enum Item {
     /// Visible text; `link` is the index of the enclosing link in [`TagTree::links`].
     Text { text: String, link: Option<usize> },
@@ -112,7 +112,7 @@ pub enum Item {
 
 /// A weighty tag attached to a container (§3.1), with what it encloses, for the
 /// pseudo-weighty filter of §3.2.
-#[derive(Debug, Clone, PartialEq, Serialize)]
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
 pub struct WeightyTag {
     pub tag: String,
     /// The enclosed text, kept for headings only (h1–h6): it locates the article by its title.
@@ -125,7 +125,7 @@ pub struct WeightyTag {
 }
 
 /// A hyperlink with its anchor text.
-#[derive(Debug, Clone, PartialEq, Serialize)]
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
 pub struct Link {
     /// The `href` as written in the page (resolve it against the page URL to use it).
     pub href: String,
@@ -134,7 +134,7 @@ pub struct Link {
 }
 
 /// An image with its alternative text.
-#[derive(Debug, Clone, PartialEq, Serialize)]
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
 pub struct Image {
     pub src: String,
     pub alt: String,
@@ -147,7 +147,7 @@ pub struct Image {
 
 /// A node's terms in order, kept in one buffer: a page has thousands of terms, and a `String`
 /// each would be an allocation each.
-#[derive(Debug, Clone, Default, PartialEq)]
+#[derive(Debug, Clone, Default, PartialEq, Serialize, Deserialize)]
 pub struct Terms {
     text: String,
     /// Where each term ends in `text`.
@@ -200,7 +200,7 @@ impl<'a> IntoIterator for &'a Terms {
 }
 
 /// A container node: a content block.
-#[derive(Debug, Clone)]
+#[derive(Debug, Clone, Serialize, Deserialize)]
 pub struct Node {
     /// Lower-case tag name; `#root` for the root.
     pub tag: String,
@@ -228,8 +228,9 @@ pub(crate) fn hint_words(hint: &str) -> impl Iterator<Item = &str> {
     hint.split(|c: char| !c.is_ascii_alphanumeric()).filter(|word| !word.is_empty())
 }
 
-/// The markup tag tree of one page.
-#[derive(Debug, Clone)]
+/// The markup tag tree of one page (serializable: a build keeps the trees of its learning
+/// pass on disk for the main pass, `pipeline::spill`).
+#[derive(Debug, Clone, Serialize, Deserialize)]
 pub struct TagTree {
     pub nodes: Vec<Node>,
     pub links: Vec<Link>,

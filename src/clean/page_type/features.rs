@@ -38,7 +38,25 @@ pub struct PageFeatures {
     pub linked_headings: f64,
     /// Of the central area's headings, the share that are mostly link text (0 without any).
     pub linked_heading_share: f64,
+    /// Terms of the central area inside linked entries (every group of at least
+    /// [`MIN_ENTRIES`] sibling containers of one shape, each holding a link, nested groups
+    /// counted once) over the central area's terms: how much of the page is a list of entries.
+    pub entry_text_share: f64,
+    /// ln(1 + the median central terms of an entry of the largest group): a listing's entries
+    /// are a title and a line, a thread's posts and an article's paragraphs are longer.
+    pub entry_terms: f64,
+    /// ln(1 + links of the central area per central block with text): anchors per block.
+    pub links_per_block: f64,
+    /// Running terms of the central area's longest block over the central area's running
+    /// terms: an article's text stands in a few long paragraphs, a listing's in many short
+    /// snippets.
+    pub longest_block_share: f64,
+    /// 1 when the rules of §4.1 type the page a hub, else 0: the model decides over both.
+    pub rules_hub: f64,
 }
+
+/// The least siblings of one shape that make a group of entries.
+pub const MIN_ENTRIES: usize = 3;
 
 impl PageFeatures {
     pub const NAMES: &'static [&'static str] = &[
@@ -55,20 +73,48 @@ impl PageFeatures {
         "entry_share",
         "linked_headings",
         "linked_heading_share",
+        "entry_text_share",
+        "entry_terms",
+        "links_per_block",
+        "longest_block_share",
+        "rules_hub",
     ];
 
-    /// The features of a page cleaned to `content` with the margins of `layout`.
+    /// The features that are shares (0–1): the model reads them as ln(0.01 + share), since
+    /// what tells a listing from an article is mostly near zero (a content share of 0.02
+    /// against 0.2, a longest block of 0.03 of the text against 0.3).
+    pub const SHARES: &'static [&'static str] = &[
+        "central_hub_share",
+        "page_link_density",
+        "central_link_density",
+        "content_share",
+        "content_link_density",
+        "teaser_share",
+        "entry_share",
+        "linked_heading_share",
+        "entry_text_share",
+        "longest_block_share",
+    ];
+
+    /// The features of a page cleaned to `content` with the margins of `layout`
+    /// (`content.page_type` is the type §4.1 gave the page).
     pub fn of(tree: &TagTree, layout: &Layout, content: &TopicContent) -> PageFeatures {
         let page = tree.nodes[TagTree::ROOT].subtree;
         let mut central = BlockStats::default();
         let mut hub_terms = 0usize;
         let (mut headings, mut linked_headings) = (0usize, 0usize);
+        let (mut central_blocks, mut central_longest) = (0usize, 0usize);
         for (id, node) in tree.nodes.iter().enumerate() {
             if layout.is_margin(id) {
                 continue;
             }
             central.terms += node.own.terms;
             central.anchor_terms += node.own.anchor_terms;
+            central.links += node.own.links;
+            if node.own.terms > 0 {
+                central_blocks += 1;
+            }
+            central_longest = central_longest.max(node.own.text_terms());
             if node.own_type == BlockType::Hub {
                 hub_terms += node.own.terms;
             }
@@ -80,6 +126,7 @@ impl PageFeatures {
             }
         }
         let (entries, entry_terms) = repeated_entries(tree, layout);
+        let entry_groups = linked_entries(tree, layout);
         let mut kept = BlockStats::default();
         let mut longest = 0usize;
         for &id in &content.nodes {
@@ -102,12 +149,30 @@ impl PageFeatures {
             repeated_entries: log(entries),
             content_links: log(kept.links),
             teaser_share: ratio(page.teaser_terms, page.anchor_terms),
-            entry_share: ratio(entry_terms, central.terms),
+            entry_share: ratio(entry_terms, central.terms).min(1.0),
             linked_headings: log(linked_headings),
             linked_heading_share: ratio(linked_headings, headings),
+            entry_text_share: ratio(entry_groups.terms, central.terms).min(1.0),
+            entry_terms: log(entry_groups.median_entry_terms),
+            links_per_block: (1.0 + ratio(central.links, central_blocks)).ln(),
+            longest_block_share: ratio(central_longest, central.text_terms()),
+            rules_hub: if content.page_type == BlockType::Hub { 1.0 } else { 0.0 },
         }
     }
 
+    /// What the model reads: [`Self::to_vec`] with each of [`Self::SHARES`] as
+    /// ln(0.01 + share).
+    pub fn model_inputs(&self) -> Vec<f64> {
+        let mut inputs = self.to_vec();
+        for (value, name) in inputs.iter_mut().zip(Self::NAMES) {
+            if Self::SHARES.contains(name) {
+                *value = (0.01 + *value).ln();
+            }
+        }
+        inputs
+    }
+
+    /// The features in the order of [`Self::NAMES`], as measured.
     pub fn to_vec(&self) -> Vec<f64> {
         vec![
             self.central_hub_share,
@@ -123,6 +188,11 @@ impl PageFeatures {
             self.entry_share,
             self.linked_headings,
             self.linked_heading_share,
+            self.entry_text_share,
+            self.entry_terms,
+            self.links_per_block,
+            self.longest_block_share,
+            self.rules_hub,
         ]
     }
 }
@@ -154,4 +224,136 @@ fn repeated_entries(tree: &TagTree, layout: &Layout) -> (usize, usize) {
         }
     }
     best
+}
+
+/// The linked entries of a page's central area ([`linked_entries`]).
+struct LinkedEntries {
+    /// Central terms inside every group's entries, nested groups counted once.
+    terms: usize,
+    /// The median central terms of an entry of the group with the most entries.
+    median_entry_terms: usize,
+}
+
+/// Every group of at least [`MIN_ENTRIES`] sibling containers of one shape that each hold a
+/// link, under a parent outside the margins; a group inside an entry of another is part of it.
+/// Terms are counted in the central area only (a margin block inside an entry is not).
+fn linked_entries(tree: &TagTree, layout: &Layout) -> LinkedEntries {
+    let n = tree.nodes.len();
+    // Central terms of each subtree: ids grow from parent to child, so a reverse pass sums up.
+    let mut central_terms = vec![0usize; n];
+    for id in (0..n).rev() {
+        if !layout.is_margin(id) {
+            central_terms[id] += tree.nodes[id].own.terms;
+        }
+        if let Some(parent) = tree.nodes[id].parent {
+            central_terms[parent] += central_terms[id];
+        }
+    }
+    let mut in_entry = vec![false; n];
+    let mut terms = 0usize;
+    let mut largest: Vec<usize> = Vec::new();
+    let mut shapes: Vec<((&str, String), usize)> = Vec::new();
+    for (parent, node) in tree.nodes.iter().enumerate() {
+        if let Some(grandparent) = node.parent {
+            in_entry[parent] |= in_entry[grandparent];
+        }
+        if node.children.len() < MIN_ENTRIES || layout.is_margin(parent) {
+            continue;
+        }
+        shapes.clear();
+        shapes.extend(node.children.iter().filter(|&&c| tree.nodes[c].subtree.links > 0).map(|&c| (shape(tree, c), c)));
+        shapes.sort_unstable();
+        for group in shapes.chunk_by(|a, b| a.0 == b.0).filter(|group| group.len() >= MIN_ENTRIES) {
+            if !in_entry[parent] {
+                terms += group.iter().map(|&(_, c)| central_terms[c]).sum::<usize>();
+            }
+            for &(_, c) in group {
+                in_entry[c] = true;
+            }
+            if group.len() > largest.len() {
+                largest = group.iter().map(|&(_, c)| central_terms[c]).collect();
+            }
+        }
+    }
+    largest.sort_unstable();
+    LinkedEntries { terms, median_entry_terms: largest.get(largest.len() / 2).copied().unwrap_or(0) }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::clean::{Cleaner, HubModel, block_weights, retype};
+    use crate::config::{CleanerKind, Config};
+
+    const NAV: &str = "<nav><a href=/>Home</a> <a href=/a>Archive</a> <a href=/b>About us</a></nav>";
+
+    /// A news listing of 30 entries, each a linked thumbnail, a linked title, a byline and a
+    /// line of summary (so that no entry is a hub block).
+    fn listing() -> String {
+        let entries: String = (0..30)
+            .map(|i| {
+                format!(
+                    "<div class=entry-{i}><a href=/s{i}><img src=t{i}.jpg></a><h3><a href=/s{i}>Title of story \
+                     {i}</a></h3><div class=byline>By <a href=/au{i}>Author {i}</a></div>\
+                     <p>One line of summary for story {i} with a few more words.</p></div>"
+                )
+            })
+            .collect();
+        format!("<html><body>{NAV}<main><h1>Latest</h1>{entries}</main></body></html>")
+    }
+
+    /// An article with a short box of related links below its text.
+    fn article() -> String {
+        let paragraph = "The council met on Tuesday and agreed a new plan for the river banks, \
+            which have flooded three times since the spring, after a long debate about the cost. ";
+        let related: String = (0..4).map(|i| format!("<li><a href=/r{i}>Related story number {i}</a></li>")).collect();
+        format!(
+            "<html><body>{NAV}<article><h1>Flood plan agreed</h1><p>{}</p><p>{}</p><p>{}</p>\
+             <ul class=related>{related}</ul></article></body></html>",
+            paragraph.repeat(3),
+            paragraph.repeat(2),
+            paragraph.repeat(3)
+        )
+    }
+
+    fn typed(html: &str) -> (BlockType, PageFeatures) {
+        let config = Config::default();
+        let tree = TagTree::with_default_config(html);
+        let weights = block_weights(&tree, &config.block_weight);
+        let cleaner = Cleaner::new(CleanerKind::DocView, &config).unwrap();
+        let (content, features) = cleaner.clean_by_rules("example.org", &tree, &weights, &config, true);
+        (content.page_type, features.unwrap())
+    }
+
+    #[test]
+    fn a_listing_is_linked_entries_of_short_blocks_and_an_article_is_not() {
+        let (_, listing) = typed(&listing());
+        let (rules, article) = typed(&article());
+        assert_eq!(rules, BlockType::Topic);
+        assert!(listing.entry_text_share > 0.8, "{listing:?}");
+        assert!(article.entry_text_share < 0.3, "{article:?}");
+        assert!(listing.longest_block_share < 0.15, "{listing:?}");
+        assert!(article.longest_block_share > 0.3, "{article:?}");
+        assert!(listing.entry_terms < article.longest_block);
+        let inputs = listing.model_inputs();
+        let share = PageFeatures::NAMES.iter().position(|&n| n == "entry_text_share").unwrap();
+        assert!((inputs[share] - (0.01 + listing.entry_text_share).ln()).abs() < 1e-12);
+    }
+
+    #[test]
+    fn the_built_in_model_types_the_listing_hub_and_the_article_topic() {
+        let model = HubModel::load(None).unwrap();
+        let (listing_rules, listing) = typed(&listing());
+        let (article_rules, article) = typed(&article());
+        assert_eq!(
+            retype(listing_rules, &listing, model.is_hub(&listing), &Config::default().page_type),
+            BlockType::Hub,
+            "{listing:?}"
+        );
+        assert_eq!(
+            retype(article_rules, &article, model.is_hub(&article), &Config::default().page_type),
+            BlockType::Topic,
+            "{article:?}"
+        );
+    }
 }

@@ -11,13 +11,21 @@ use crate::clean::Layout;
 use crate::config::PageTypeConfig;
 use crate::tagtree::{BlockType, TagTree};
 
-/// The page type a cleaner reports when the hub-page model is on: a page the model calls a
-/// hub is a hub page; one §4.1 typed hub that the model does not is a topic page; image and
-/// empty pages stay as the rules typed them (the model knows hubs from the rest, no more).
-pub fn retype(rule_type: BlockType, features: &PageFeatures, model: &HubModel) -> BlockType {
+/// The page type a cleaner reports when the hub-page model is on (`model_says_hub`: the
+/// model's verdict, which weighs §4.1's own): a page the model calls a hub is a hub page; one
+/// §4.1 typed hub that the model does not is a topic page, unless its central hub share
+/// reaches [`PageTypeConfig::certain_hub_share`]; image and empty pages stay as the rules typed
+/// them (the model knows hubs from the rest, no more).
+pub fn retype(
+    rule_type: BlockType,
+    features: &PageFeatures,
+    model_says_hub: bool,
+    config: &PageTypeConfig,
+) -> BlockType {
     match rule_type {
         BlockType::Empty => BlockType::Empty,
-        _ if model.is_hub(features) => BlockType::Hub,
+        BlockType::Hub if features.central_hub_share >= config.certain_hub_share => BlockType::Hub,
+        _ if model_says_hub => BlockType::Hub,
         BlockType::Hub => BlockType::Topic,
         other => other,
     }
@@ -135,24 +143,33 @@ mod tests {
             entry_share: 0.0,
             linked_headings: 0.0,
             linked_heading_share: 0.0,
+            entry_text_share: 0.0,
+            entry_terms: 0.0,
+            links_per_block: 0.0,
+            longest_block_share: 0.0,
+            rules_hub: 0.0,
         };
+        let n = PageFeatures::NAMES.len();
         let never = HubModel {
             protocol: String::new(),
             features: PageFeatures::NAMES.iter().map(|s| s.to_string()).collect(),
-            mean: vec![0.0; 13],
-            scale: vec![1.0; 13],
-            weights: vec![0.0; 13],
+            mean: vec![0.0; n],
+            scale: vec![1.0; n],
+            weights: vec![0.0; n],
             bias: -5.0,
             threshold: 0.5,
             examples: 0,
             positives: 0,
         };
-        assert_eq!(retype(BlockType::Hub, &features, &never), BlockType::Topic);
-        assert_eq!(retype(BlockType::Image, &features, &never), BlockType::Image);
-        assert_eq!(retype(BlockType::Empty, &features, &never), BlockType::Empty);
+        let config = PageTypeConfig::default();
+        assert_eq!(retype(BlockType::Hub, &features, never.is_hub(&features), &config), BlockType::Topic);
+        let all_links = PageFeatures { central_hub_share: 1.0, ..features };
+        assert_eq!(retype(BlockType::Hub, &all_links, never.is_hub(&all_links), &config), BlockType::Hub);
+        assert_eq!(retype(BlockType::Image, &features, never.is_hub(&features), &config), BlockType::Image);
+        assert_eq!(retype(BlockType::Empty, &features, never.is_hub(&features), &config), BlockType::Empty);
         let always = HubModel { bias: 5.0, ..never };
-        assert_eq!(retype(BlockType::Topic, &features, &always), BlockType::Hub);
-        assert_eq!(retype(BlockType::Empty, &features, &always), BlockType::Empty);
+        assert_eq!(retype(BlockType::Topic, &features, always.is_hub(&features), &config), BlockType::Hub);
+        assert_eq!(retype(BlockType::Empty, &features, always.is_hub(&features), &config), BlockType::Empty);
     }
 
     #[test]

@@ -5,8 +5,9 @@
 //! §4.1 types a page by one ratio (terms in hub blocks over the central area's terms). On
 //! real pages that ratio misses listings whose entries carry a sentence of summary each
 //! (their blocks are not hub blocks) and calls articles with long link boxes in the centre
-//! hubs. The model weighs that ratio with the link density of the page and of its topic
-//! content, the repeated entries of a listing, and the running text of the topic content.
+//! hubs. The model weighs that ratio, and the rules' verdict itself, with the link density of
+//! the page and of its topic content, the linked entries of a listing and their share of the
+//! text, and the running text of the topic content and its longest block.
 
 use serde::{Deserialize, Serialize};
 
@@ -51,7 +52,7 @@ pub enum HubModelError {
 }
 
 /// The learner's settings, fixed before any measurement (not tuned): a mild L2 penalty for a
-/// few hundred pages and ten features, and enough steps for the loss to settle.
+/// few thousand pages and twenty features, and enough steps for the loss to settle.
 const L2: f64 = 0.01;
 const EPOCHS: usize = 3000;
 const LEARNING_RATE: f64 = 0.5;
@@ -83,10 +84,11 @@ impl HubModel {
         serde_json::to_string_pretty(self).expect("a model serialises") + "\n"
     }
 
-    /// Fits a model to `examples` (features, is a hub) with the fixed learner settings; the
-    /// threshold is 0.5 (the most probable class).
-    pub fn fit(examples: &[(PageFeatures, bool)], protocol: String) -> HubModel {
-        let data: Vec<(Vec<f64>, bool)> = examples.iter().map(|(f, hub)| (f.to_vec(), *hub)).collect();
+    /// Fits a model to `examples` (features, is a hub) with the fixed learner settings; a page
+    /// is a hub when its probability is at least `threshold` (`indexer eval page-types` chooses
+    /// it by cross-validation).
+    pub fn fit(examples: &[(PageFeatures, bool)], threshold: f64, protocol: String) -> HubModel {
+        let data: Vec<(Vec<f64>, bool)> = examples.iter().map(|(f, hub)| (f.model_inputs(), *hub)).collect();
         let fit = fit_logistic_regression(&data, L2, EPOCHS, LEARNING_RATE);
         HubModel {
             protocol,
@@ -95,7 +97,7 @@ impl HubModel {
             scale: fit.scale,
             weights: fit.weights,
             bias: fit.bias,
-            threshold: 0.5,
+            threshold,
             examples: examples.len(),
             positives: examples.iter().filter(|(_, hub)| *hub).count(),
         }
@@ -103,7 +105,7 @@ impl HubModel {
 
     /// The probability that the page is a hub.
     pub fn probability(&self, features: &PageFeatures) -> f64 {
-        logistic_probability(&features.to_vec(), &self.mean, &self.scale, &self.weights, self.bias)
+        logistic_probability(&features.model_inputs(), &self.mean, &self.scale, &self.weights, self.bias)
     }
 
     pub fn is_hub(&self, features: &PageFeatures) -> bool {

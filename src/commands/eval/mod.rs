@@ -132,11 +132,13 @@ pub enum EvalCommand {
         training sets ([[training_sets]] of eval/cleaning.toml), never on a test set: a confusion \
         matrix of our type against the WCXB page type of each wcxb-train page (listing and \
         collection pages are hubs, the others topic pages; dragnet-train and page-signal are news \
-        articles), for the rules of §4.1 and for the hub-page model cross-validated by site \
-        (--folds), which is fitted on --fit-set only. Also counts, per set, the pages whose topic \
-        content is under 200 characters where the gold has over 500, and the pages with no topic \
-        content that are not typed empty. --write-model writes the model fitted on every page of \
-        the fit set.\n\nExample: indexer eval page-types --config eval/cleaning.toml --report \
+        articles), for the rules of §4.1 and for the hub-page model (fitted on every training set, \
+        or on --fit-set), by nested cross-validation by site (--folds): each fold typed by the \
+        model fitted on the others, at the threshold chosen by cross-validation inside them. Also \
+        counts, per set, the pages whose topic content is under 200 characters where the gold has \
+        over 500, and the pages with no topic content that are not typed empty. --write-model \
+        writes the model fitted on every page of the fit sets, at the threshold chosen by \
+        cross-validation over every fold.\n\nExample: indexer eval page-types --config eval/cleaning.toml --report \
         eval/reports/page-types")]
     PageTypes(page_types::EvalPageTypesArgs),
 }

@@ -5,9 +5,10 @@ pub struct EvalPageTypesArgs {
     /// The cleaning configuration naming the training sets.
     #[arg(long, value_name = "FILE", default_value = "eval/cleaning.toml")]
     pub config: PathBuf,
-    /// The training set the hub-page model is fitted on (the one with page-type labels).
-    #[arg(long, value_name = "NAME", default_value = "wcxb-train")]
-    pub fit_set: String,
+    /// A training set the hub-page model is fitted on (repeat the option for several)
+    /// [default: every training set].
+    #[arg(long, value_name = "NAME")]
+    pub fit_set: Vec<String>,
     /// Number of folds (by site).
     #[arg(long, value_name = "K", default_value_t = 5, value_parser = clap::value_parser!(u16).range(2..))]
     pub folds: u16,
@@ -41,7 +42,7 @@ pub fn run(args: EvalPageTypesArgs) -> Result<ExitCode> {
     let eval_config = CleaningEvalConfig::from_file(&args.config)?;
     let options = PageTypeOptions {
         sets: eval_config.training_sets,
-        fit_set: args.fit_set,
+        fit_sets: args.fit_set,
         folds: args.folds as usize,
         max_pages: args.max_pages,
         config: load_config(args.settings.as_deref())?,

@@ -1,6 +1,7 @@
 use indexer::eval::report::EvalConfig;
 use indexer::eval::run::read_topics;
 use indexer::eval::score::Qrels;
+use indexer::eval::tune::{Stage, TuneStart};
 use indexer::pipeline::build;
 use indexer::search::{Collection, SearchSettings};
 
@@ -15,8 +16,19 @@ pub struct EvalTuneArgs {
     #[arg(short = 'n', long, default_value_t = 1000)]
     pub limit: usize,
     /// The settings before tuning [default: the shipped ones].
-    #[arg(long, value_name = "FILE")]
+    #[arg(long, value_name = "FILE", conflicts_with = "from_report")]
     pub settings: Option<PathBuf>,
+    /// Start each fold from the settings an earlier tuning chose for it (that tuning's
+    /// report.json), and the choice on all collections from its chosen settings: with
+    /// --stages, later stages are chosen again without choosing the earlier ones again, still
+    /// leave-one-collection-out.
+    #[arg(long, value_name = "FILE")]
+    pub from_report: Option<PathBuf>,
+    /// The stages to choose, comma-separated, of query, abstract, fulltext, tiered,
+    /// tiered+feedback [default: all], or none (with --from-report: the earlier tuning's
+    /// held-out figures measured again, on today's builds); the others keep their start values.
+    #[arg(long, value_name = "LIST", value_parser = parse_stages)]
+    pub stages: Option<Stages>,
     /// Where the report goes.
     #[arg(long, value_name = "DIR", default_value = "eval/reports/tuning")]
     pub report: PathBuf,
@@ -26,12 +38,39 @@ pub struct EvalTuneArgs {
     pub write_settings: Option<PathBuf>,
 }
 
+/// The stages `--stages` names.
+#[derive(Debug, Clone)]
+pub struct Stages(Vec<Stage>);
+
+fn parse_stages(list: &str) -> Result<Stages, String> {
+    if list == "none" {
+        return Ok(Stages(Vec::new()));
+    }
+    let parse = |name: &str| {
+        Stage::from_name(name).ok_or_else(|| {
+            let known: Vec<&str> = Stage::ALL.iter().map(|s| s.name()).collect();
+            format!("unknown stage {name:?} (stages: {}, or none)", known.join(", "))
+        })
+    };
+    list.split(',').map(parse).collect::<Result<Vec<Stage>, String>>().map(Stages)
+}
+
 pub fn run(args: EvalTuneArgs) -> Result<ExitCode> {
     use indexer::eval::tune::{TuneCollection, tune, write_tuning_report};
-    let start = match &args.settings {
-        Some(path) => SearchSettings::from_file(path)?,
-        None => SearchSettings::shipped(),
+    let start = match (&args.settings, &args.from_report) {
+        (_, Some(path)) => {
+            let json = std::fs::read_to_string(path).with_context(|| format!("cannot read {}", path.display()))?;
+            let description = format!("each fold's settings from the tuning of {}", path.display());
+            TuneStart::from_report(&json, &description)
+                .map_err(|e| anyhow::anyhow!("{}: not a tuning report.json ({e})", path.display()))?
+        }
+        (Some(path), None) => TuneStart::same(
+            SearchSettings::from_file(path)?,
+            &format!("the settings of {} (before tuning)", path.display()),
+        ),
+        (None, None) => TuneStart::same(SearchSettings::shipped(), "the shipped settings"),
     };
+    let stages = args.stages.as_ref().map_or_else(|| Stage::ALL.to_vec(), |s| s.0.clone());
     let mut collections = Vec::new();
     for path in &args.configs {
         let config = EvalConfig::from_file(path).map_err(anyhow::Error::msg)?;
@@ -49,9 +88,20 @@ pub fn run(args: EvalTuneArgs) -> Result<ExitCode> {
             qrels: Qrels::from_path(&config.qrels)?,
         });
     }
-    let report = tune(&mut collections, &start, args.limit, &|step| eprintln!("indexer: tuning, {step}"))?;
-    let configs: Vec<String> = args.configs.iter().map(|p| format!("--config {}", p.display())).collect();
-    let command = format!("indexer eval tune {}", configs.join(" "));
+    let report = tune(&mut collections, &start, &stages, args.limit, &|step| eprintln!("indexer: tuning, {step}"))?;
+    let mut words: Vec<String> = Vec::new();
+    if let Some(path) = &args.settings {
+        words.push(format!("--settings {}", path.display()));
+    }
+    if let Some(path) = &args.from_report {
+        words.push(format!("--from-report {}", path.display()));
+    }
+    if args.stages.is_some() {
+        let list = if report.stages.is_empty() { "none".to_string() } else { report.stages.join(",") };
+        words.push(format!("--stages {list}"));
+    }
+    words.extend(args.configs.iter().map(|p| format!("--config {}", p.display())));
+    let command = format!("indexer eval tune {}", words.join(" "));
     write_tuning_report(&report, &args.report, &command, args.write_settings.as_deref())?;
     if let Some(path) = &args.write_settings {
         outln!("settings written to {}", path.display());
