@@ -143,6 +143,27 @@ mod tests {
     }
 
     #[test]
+    fn a_page_shorter_than_the_training_pages_keeps_docviews_result() {
+        // A headline and one paragraph: fewer terms than nearly every training page.
+        let page = "<html><head><title>Comet night</title></head><body><div id=nav><a href='/'>Home</a></div>\
+            <div id=story><h1>Comet night</h1><p>The observatory opens its telescopes to the public for \
+            the comet, and astronomers explain how its tail forms as it nears the sun.</p></div></body></html>";
+        let mut config = Config::default();
+        config.cleaning.cleaner = CleanerKind::Blocks;
+        let tree = TagTree::with_default_config(page);
+        let weights = block_weights(&tree, &config.block_weight);
+        let terms = tree.nodes[TagTree::ROOT].subtree.terms;
+        assert!(terms > 0 && terms < config.blocks.min_page_terms, "{terms}");
+        assert!(!has_support(&tree, config.blocks.min_page_terms) && has_support(&tree, terms));
+        let layout = Layout::of(&tree, &config.layout);
+        let docview = clean_page(&tree, &layout, &weights, CleanerKind::DocView, &config);
+        let cleaner = crate::clean::Cleaner::new(CleanerKind::Blocks, &config).unwrap();
+        let content = cleaner.clean("astro.example", &tree, &weights, &config);
+        assert_eq!(content.nodes, docview.nodes);
+        assert!(content.text(&tree).contains("telescopes"));
+    }
+
+    #[test]
     fn a_model_keeps_blocks_by_their_features_and_the_headline_stays_with_docview() {
         let config = Config::default();
         let tree = TagTree::with_default_config(PAGE);
