@@ -405,7 +405,12 @@ impl<'a> Builder<'a> {
                     previous.push_str(&text[1..]);
                 }
             }
-            _ => items.push(Item::Text { text, link }),
+            _ => {
+                // The buffer was sized for the raw text; the tree keeps only the collapsed.
+                let mut text = text;
+                text.shrink_to_fit();
+                items.push(Item::Text { text, link })
+            }
         }
     }
 

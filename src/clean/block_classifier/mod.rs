@@ -55,6 +55,10 @@ impl BlockClassifier {
     }
 }
 
+/// Feature rows held at once: a page's blocks are judged in batches of this many, so that a
+/// page of many thousand blocks does not hold all its rows (a bound on memory, not tuned).
+const ROWS_AT_ONCE: usize = 256;
+
 /// The topic content the classifier keeps, from the `docview` cleaner's `docview` of the same
 /// tree read with the same `layout`.
 pub fn clean_blocks(
@@ -67,15 +71,19 @@ pub fn clean_blocks(
 ) -> TopicContent {
     let ids = blocks(tree);
     let page = PageFeatures::new(tree, layout, weights, docview, &classifier.model.vocabulary, &ids);
-    // The rows of the blocks the model judges, judged together (`Forest::log_odds_of_rows`).
+    // The rows of the blocks the model judges, judged [`ROWS_AT_ONCE`] at a time
+    // (`Forest::log_odds_of_rows`).
     let judged: Vec<usize> = (0..ids.len()).filter(|&b| !is_bare_headline(tree, layout, ids[b])).collect();
     let width = page.width();
-    let mut rows = vec![0.0; judged.len() * width];
-    for (&b, row) in judged.iter().zip(rows.chunks_exact_mut(width)) {
-        page.fill_row(b, row);
-    }
+    let mut rows = vec![0.0; judged.len().min(ROWS_AT_ONCE) * width];
     let mut log_odds = vec![0.0; judged.len()];
-    classifier.forest.log_odds_of_rows(&rows, width, &mut log_odds);
+    for (chunk, out) in judged.chunks(ROWS_AT_ONCE).zip(log_odds.chunks_mut(ROWS_AT_ONCE)) {
+        let rows = &mut rows[..chunk.len() * width];
+        for (&b, row) in chunk.iter().zip(rows.chunks_exact_mut(width)) {
+            page.fill_row(b, row);
+        }
+        classifier.forest.log_odds_of_rows(rows, width, out);
+    }
     let mut judgements = judged.iter().zip(&log_odds).peekable();
     let mut kept: Vec<NodeId> = Vec::with_capacity(ids.len());
     for (b, &id) in ids.iter().enumerate() {
