@@ -343,9 +343,8 @@ pub fn grid_blocks(
         let most = *checkpoints.last().unwrap_or(&config.blocks.trees);
         let learner = setting.config(&config.blocks, most);
         let mut out_of_fold: Vec<Vec<Vec<f64>>> = vec![vec![Vec::new(); pages.len()]; checkpoints.len()];
-        for f in 0..folds {
-            let design =
-                Design { cache: &cache, pages: &pages, columns: cache.columns(&outer_vocabulary[f]), context: None };
+        for (f, vocabulary) in outer_vocabulary.iter().enumerate() {
+            let design = Design { cache: &cache, pages: &pages, columns: cache.columns(vocabulary), context: None };
             let fitted = design.fit(&outside(&[f]), &learner)?;
             let held_out = in_fold(f);
             let predicted: Vec<Vec<Vec<f64>>> =
