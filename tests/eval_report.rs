@@ -48,6 +48,9 @@ fn report_on_the_sample_corpus() {
     let effectiveness = json["effectiveness"].as_array().unwrap();
     let searches: Vec<&str> = effectiveness.iter().map(|e| e["index"].as_str().unwrap()).collect();
     assert_eq!(searches, ["abstract", "fulltext", "tiered", "tiered+feedback"]);
+    // The figures say which cleaning they were measured on: the build's, the default here.
+    assert_eq!(json["cleaner"], "blocks");
+    assert!(std::fs::read_to_string(report.join("report.md")).unwrap().contains("pages indexed (cleaner: blocks)"));
     for e in effectiveness {
         // Every sample query has its answer first (tests/sample_corpus.rs checks each one).
         assert_eq!(e["summary"]["recip_rank"], 1.0, "{e}");

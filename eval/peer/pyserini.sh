@@ -1,7 +1,10 @@
 #!/usr/bin/env bash
 # The peer in the evaluation harness: Pyserini (Anserini on Lucene) over the same collections.
-# Installs pyserini==2.3.0 in a venv (about 6 GB with torch; 2.4 fetches index metadata at import
-# and fails offline), then writes TREC runs of every collection to indexer-data/peer/<name>/:
+# Installs pyserini==2.3.0 in a venv (2.4 fetches index metadata at import and fails offline) without
+# its declared dependencies, which pull torch and transformers (about 6 GB) for the dense and learned
+# searchers: only pyjnius (Python to Java), tqdm and pandas, which the Lucene indexer's and searcher's
+# modules import, and warcio for the pages (about 300 MB, most of it Anserini's jar). Then it writes
+# TREC runs of every collection to indexer-data/peer/<name>/:
 #   pyserini-bm25-clean.run           BM25 (k1 0.9, b 0.4: Anserini's defaults), clean documents
 #   pyserini-bm25-k1.2-b0.75-clean.run BM25 (k1 1.2, b 0.75), clean documents
 #   pyserini-bm25-rm3-clean.run       BM25 + RM3 (fbDocs 10, fbTerms 10, original weight 0.5)
@@ -18,7 +21,7 @@ work="$root/indexer-data/peer"
 find_python() {
   for p in "${PYTHON:-}" python3.13 python3.12 "$HOME"/.pyenv/versions/3.1[2-9]*/bin/python; do
     [ -n "$p" ] && command -v "$p" >/dev/null 2>&1 || continue
-    if "$p" -c 'import sys; sys.exit(0 if sys.version_info >= (3, 12) else 1)'; then echo "$p"; return; fi
+    if "$p" -c 'import sys; sys.exit(0 if sys.version_info >= (3, 12) else 1)' 2>/dev/null; then echo "$p"; return; fi
   done
   echo "pyserini.sh: no Python >= 3.12 found (set PYTHON=...)" >&2; exit 1
 }
@@ -32,11 +35,12 @@ find_java() {
 }
 
 export JAVA_HOME="$(find_java)"
-if [ ! -x "$venv/bin/python" ] || ! "$venv/bin/python" -c 'import pyserini' 2>/dev/null; then
+if [ ! -x "$venv/bin/python" ] || ! "$venv/bin/python" -c 'import pyserini, jnius, tqdm, pandas, warcio' 2>/dev/null; then
   py="$(find_python)"
   echo "== installing pyserini 2.3.0 into $venv (with $py)"
   "$py" -m venv "$venv"
-  "$venv/bin/pip" install --quiet --progress-bar off pyserini==2.3.0 warcio
+  "$venv/bin/pip" install --quiet --progress-bar off --no-deps pyserini==2.3.0
+  "$venv/bin/pip" install --quiet --progress-bar off pyjnius tqdm pandas warcio
 fi
 # eval/bench/anserini.sh keeps Pyserini 0.22.1 (for Java 17) in a venv of its own; these runs
 # need 2.3.0's search API, so a venv holding another release is refused, not used.
@@ -45,7 +49,6 @@ if [ "$have" != "2.3.0" ]; then
   echo "pyserini.sh: $venv holds pyserini $have, not 2.3.0 (eval/bench/anserini.sh's venv?); set PYSERINI_VENV to another folder or remove it" >&2
   exit 1
 fi
-"$venv/bin/python" -c 'import warcio' 2>/dev/null || "$venv/bin/pip" install --quiet warcio
 
 collections=("$@")
 [ ${#collections[@]} -gt 0 ] || collections=(cacm cisi medline adi)

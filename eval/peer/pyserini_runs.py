@@ -12,10 +12,8 @@ import csv
 import html.parser
 import json
 import os
-import shutil
 import subprocess
 import sys
-import tempfile
 
 
 class VisibleText(html.parser.HTMLParser):
@@ -89,9 +87,37 @@ def index(docs_dir, index_dir):
         "--generator", "DefaultLuceneDocumentGenerator", "--threads", "2", "--storeDocvectors")
 
 
-def search(index_dir, topics, output, *extra):
-    run("pyserini.search.lucene", "--index", index_dir, "--topics", topics, "--output", output, "--hits", "1000",
-        "--bm25", *extra)
+def read_topics(path):
+    """Topics as pyserini.search.lucene reads a TSV of numeric ids (Anserini's TsvIntTopicReader):
+    qid<TAB>query, in numeric order of the ids."""
+    topics = []
+    with open(path) as f:
+        for line in f:
+            if line.strip():
+                qid, query = line.rstrip("\n").split("\t", 1)
+                topics.append((int(qid), query))
+    return sorted(topics)
+
+
+def search(index_dir, topics, output, k1, b, rm3=False):
+    """One run, with the Java calls `python -m pyserini.search.lucene --bm25 [--rm3] --hits 1000`
+    makes (LuceneSearcher: SimpleSearcher.set_bm25, set_rm3 with Pyserini's defaults, search per
+    topic; its TREC writer's format and tag). The module itself is not run: its package imports
+    the dense and learned-sparse searchers, hence torch and transformers, which the BM25 and RM3
+    path never uses (see pyserini.sh)."""
+    from pyserini.pyclass import autoclass
+
+    searcher = autoclass("io.anserini.search.SimpleSearcher")(index_dir)
+    searcher.set_bm25(float(k1), float(b))
+    if rm3:
+        # LuceneSearcher.set_rm3's defaults: fbTerms 10, fbDocs 10, original query weight 0.5,
+        # no debug output, non-English terms filtered; the index keeps document vectors.
+        searcher.set_rm3(None, 10, 10, 0.5, False, True)
+    with open(output, "w") as out:
+        for qid, query in topics:
+            for rank, hit in enumerate(searcher.search(query, 1000), start=1):
+                out.write(f"{qid} Q0 {hit.docid.strip()} {rank} {hit.score:.6f} Anserini\n")
+    searcher.close()
 
 
 def main():
@@ -101,26 +127,22 @@ def main():
     parser.add_argument("--work", required=True)
     parser.add_argument("--out", required=True)
     a = parser.parse_args()
-    # Pyserini picks its topic reader by the path: one with "cacm" in it is read as the raw
-    # CACM query file, so the TSV is copied to a path without the collection's name.
-    topics = os.path.join(tempfile.mkdtemp(prefix="peer-topics-"), "topics.tsv")
-    shutil.copyfile(os.path.join(a.shared, "ir-web", a.name, "topics.tsv"), topics)
+    topics = read_topics(os.path.join(a.shared, "ir-web", a.name, "topics.tsv"))
     clean = os.path.join(a.work, "clean")
     pages = os.path.join(a.work, "pages")
     print(f"{a.name}: {clean_documents(a.shared, a.name, os.path.join(clean, 'docs'))} clean documents, "
-          f"{page_texts(a.shared, a.name, os.path.join(pages, 'docs'))} pages", flush=True)
+          f"{page_texts(a.shared, a.name, os.path.join(pages, 'docs'))} pages, {len(topics)} topics", flush=True)
     for kind in (clean, pages):
         index(os.path.join(kind, "docs"), os.path.join(kind, "index"))
     runs = [
-        ("pyserini-bm25-clean", clean, ["--k1", "0.9", "--b", "0.4"]),
-        ("pyserini-bm25-k1.2-b0.75-clean", clean, ["--k1", "1.2", "--b", "0.75"]),
-        # pyserini.search.lucene's --rm3 takes Anserini's defaults: fbTerms 10, fbDocs 10,
-        # original query weight 0.5.
-        ("pyserini-bm25-rm3-clean", clean, ["--k1", "0.9", "--b", "0.4", "--rm3"]),
-        ("pyserini-bm25-pagetext", pages, ["--k1", "0.9", "--b", "0.4"]),
+        ("pyserini-bm25-clean", clean, 0.9, 0.4, False),
+        ("pyserini-bm25-k1.2-b0.75-clean", clean, 1.2, 0.75, False),
+        ("pyserini-bm25-rm3-clean", clean, 0.9, 0.4, True),
+        ("pyserini-bm25-pagetext", pages, 0.9, 0.4, False),
     ]
-    for run_name, kind, extra in runs:
-        search(os.path.join(kind, "index"), topics, os.path.join(a.out, run_name + ".run"), *extra)
+    os.makedirs(a.out, exist_ok=True)
+    for run_name, kind, k1, b, rm3 in runs:
+        search(os.path.join(kind, "index"), topics, os.path.join(a.out, run_name + ".run"), k1, b, rm3)
         print(f"{a.name}: {run_name}.run", flush=True)
 
 

@@ -64,6 +64,9 @@ pub struct PeerEffectiveness {
 pub struct CollectionReport {
     pub name: String,
     pub documents: u64,
+    /// The cleaner the build's pages went through (its `config.toml`); `None` for a build
+    /// made before builds recorded their configuration.
+    pub cleaner: Option<String>,
     pub topics: usize,
     pub depth: usize,
     /// How the measures are averaged.
@@ -137,6 +140,7 @@ pub fn collection_report(
     Ok(CollectionReport {
         name: options.name.clone(),
         documents: statistics.fulltext.documents,
+        cleaner: build_cleaner(dir),
         topics: topics.len(),
         depth: options.depth,
         averaging: "mean over all judged topics; topics without results count as 0 (trec_eval -c)",
@@ -189,14 +193,26 @@ pub fn write_report(report: &CollectionReport, out: &Path, command: &str) -> Res
     Ok(())
 }
 
+/// The cleaner recorded in the published build's `config.toml`, so that a report's figures say
+/// which cleaning they were measured on.
+fn build_cleaner(dir: &Path) -> Option<String> {
+    let build = crate::index::current_build(dir).ok()?;
+    let config = crate::config::Config::from_toml_file(&build.join("config.toml")).ok()?;
+    Some(config.cleaning.cleaner.name().to_string())
+}
+
 fn markdown(report: &CollectionReport, command: &str) -> String {
     let mut md = String::new();
     let _ = writeln!(md, "# Evaluation: {}\n", report.name);
     let _ = writeln!(md, "Made by `{command}`.\n");
     let _ = writeln!(
         md,
-        "{} pages indexed, {} topics, runs of depth {}; {}.\n",
-        report.documents, report.topics, report.depth, report.averaging
+        "{} pages indexed (cleaner: {}), {} topics, runs of depth {}; {}.\n",
+        report.documents,
+        report.cleaner.as_deref().unwrap_or("not recorded in the build"),
+        report.topics,
+        report.depth,
+        report.averaging
     );
     let _ = writeln!(md, "## Effectiveness\n");
     let _ =
