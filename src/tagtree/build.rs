@@ -2,57 +2,97 @@
 
 use std::collections::HashSet;
 
+use html5ever::{LocalName, local_name};
+
 use super::dom::{Dom, DomData, DomId};
 use super::{BlockStats, BlockType, Image, Item, Link, Node, NodeId, TagTree, Terms, WeightyTag};
 use crate::config::TagTreeConfig;
-use crate::text::for_each_token;
+use crate::text::for_each_word;
 
-/// The paper's container tags plus today's block elements.
-const CONTAINERS: &[&str] = &[
-    "body",
-    "table",
-    "tr",
-    "td",
-    "th",
-    "p",
-    "div",
-    "section",
-    "article",
-    "main",
-    "aside",
-    "nav",
-    "header",
-    "footer",
-    "ul",
-    "ol",
-    "li",
-    "dl",
-    "form",
-    "blockquote",
-    "pre",
-    "figure",
-    "figcaption",
-    "center",
-    "fieldset",
-    "details",
-    "caption",
-    "address",
-    "menu",
-    "dialog",
-    "hgroup",
-    "search",
-];
+/// What the tag tree makes of an element, by its tag name (html5ever's interned names, so
+/// that telling them apart is a comparison of integers).
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+enum Role {
+    /// The paper's container tags plus today's block elements.
+    Container,
+    /// Block-level elements that are not containers: their edges break lines.
+    Breaking,
+    /// Elements whose content is never visible text. `noscript` is *not* one: the page is
+    /// parsed with scripting off, so its fallback content (some forums keep their posts
+    /// there) is kept.
+    Invisible,
+    /// Everything else: inline elements, whose content goes to the container they stand in.
+    Inline,
+}
 
-/// Block-level elements that are not containers: their edges break lines.
-const BREAKING: &[&str] =
-    &["h1", "h2", "h3", "h4", "h5", "h6", "dt", "dd", "hr", "legend", "summary", "tbody", "thead", "tfoot"];
-
-/// Elements whose content is never visible text. `noscript` is *not* here: the page is parsed
-/// with scripting off, so its fallback content (some forums keep their posts there) is kept.
-const INVISIBLE: &[&str] = &[
-    "head", "script", "style", "template", "svg", "math", "iframe", "object", "embed", "select", "textarea", "canvas",
-    "video", "audio", "map", "noembed", "noframes",
-];
+fn role(tag: &LocalName) -> Role {
+    match *tag {
+        local_name!("body")
+        | local_name!("table")
+        | local_name!("tr")
+        | local_name!("td")
+        | local_name!("th")
+        | local_name!("p")
+        | local_name!("div")
+        | local_name!("section")
+        | local_name!("article")
+        | local_name!("main")
+        | local_name!("aside")
+        | local_name!("nav")
+        | local_name!("header")
+        | local_name!("footer")
+        | local_name!("ul")
+        | local_name!("ol")
+        | local_name!("li")
+        | local_name!("dl")
+        | local_name!("form")
+        | local_name!("blockquote")
+        | local_name!("pre")
+        | local_name!("figure")
+        | local_name!("figcaption")
+        | local_name!("center")
+        | local_name!("fieldset")
+        | local_name!("details")
+        | local_name!("caption")
+        | local_name!("address")
+        | local_name!("menu")
+        | local_name!("dialog")
+        | local_name!("hgroup")
+        | local_name!("search") => Role::Container,
+        local_name!("h1")
+        | local_name!("h2")
+        | local_name!("h3")
+        | local_name!("h4")
+        | local_name!("h5")
+        | local_name!("h6")
+        | local_name!("dt")
+        | local_name!("dd")
+        | local_name!("hr")
+        | local_name!("legend")
+        | local_name!("summary")
+        | local_name!("tbody")
+        | local_name!("thead")
+        | local_name!("tfoot") => Role::Breaking,
+        local_name!("head")
+        | local_name!("script")
+        | local_name!("style")
+        | local_name!("template")
+        | local_name!("svg")
+        | local_name!("math")
+        | local_name!("iframe")
+        | local_name!("object")
+        | local_name!("embed")
+        | local_name!("select")
+        | local_name!("textarea")
+        | local_name!("canvas")
+        | local_name!("video")
+        | local_name!("audio")
+        | local_name!("map")
+        | local_name!("noembed")
+        | local_name!("noframes") => Role::Invisible,
+        _ => Role::Inline,
+    }
+}
 
 /// Parses `html` (already decoded) and builds its tag tree. `weighty_tags` are the tags whose
 /// force Algorithm 1 uses (the keys of `block_weight.forces`).
@@ -94,7 +134,8 @@ enum Frame {
 
 struct Builder<'a> {
     config: &'a TagTreeConfig,
-    weighty_tags: &'a HashSet<String>,
+    /// The weighty tags (`block_weight.forces`), as html5ever names them.
+    weighty_tags: Vec<LocalName>,
     tree: TagTree,
     /// The container stack; the top is where content goes.
     containers: Vec<NodeId>,
@@ -127,7 +168,7 @@ impl<'a> Builder<'a> {
         };
         Builder {
             config,
-            weighty_tags,
+            weighty_tags: weighty_tags.iter().map(|tag| LocalName::from(tag.as_str())).collect(),
             tree: TagTree {
                 nodes: vec![root],
                 links: Vec::new(),
@@ -181,25 +222,25 @@ impl<'a> Builder<'a> {
                 }
             }
             DomData::Element(element) => {
-                let tag: &str = &element.name.local;
+                let name = &element.name.local;
                 let attrs = &element.attrs;
                 let attr = |key: &str| attribute(attrs, key);
-                match tag {
-                    "html" => {
-                        self.tree.lang = attr("lang").filter(|l| !l.trim().is_empty());
+                match *name {
+                    local_name!("html") => {
+                        self.tree.lang = attr("lang").filter(|l| !l.trim().is_empty()).map(str::to_string);
                     }
-                    "head" => {
+                    local_name!("head") => {
                         // Only the title and the description are taken from the head.
                         for child in dom.children_reversed(id) {
                             if let DomData::Element(element) = &dom.node(child).data
-                                && matches!(&*element.name.local, "title" | "meta")
+                                && matches!(element.name.local, local_name!("title") | local_name!("meta"))
                             {
                                 stack.push(Frame::Enter(child));
                             }
                         }
                         return;
                     }
-                    "title" => {
+                    local_name!("title") => {
                         if self.tree.title.is_empty() {
                             self.in_title = true;
                             stack.push(Frame::EndTitle);
@@ -207,49 +248,59 @@ impl<'a> Builder<'a> {
                         }
                         return;
                     }
-                    "meta" => {
+                    local_name!("meta") => {
                         if attr("name").is_some_and(|n| n.eq_ignore_ascii_case("description")) {
-                            self.tree.description = attr("content").map(|c| collapse_whitespace(&c));
+                            self.tree.description = attr("content").map(collapse_whitespace);
                         }
                         return;
                     }
                     _ => {}
                 }
-                if INVISIBLE.contains(&tag) || is_hidden(&attr("hidden"), &attr("style")) {
+                let role = role(name);
+                if role == Role::Invisible || is_hidden(attr("hidden"), attr("style")) {
                     return;
                 }
-                match tag {
-                    "img" => {
-                        let src = attr("src").or_else(|| attr("data-src")).unwrap_or_default();
+                match *name {
+                    local_name!("img") => {
+                        let src = attr("src").or_else(|| attr("data-src")).unwrap_or_default().to_string();
                         let size =
                             |key: &str| attr(key).and_then(|v| v.trim().trim_end_matches("px").parse::<u32>().ok());
                         let (width, height) = (size("width"), size("height"));
                         self.push_image(src, attr("alt").unwrap_or_default(), width, height);
                         return;
                     }
-                    "br" => {
+                    local_name!("br") => {
                         self.push_break();
                         return;
                     }
                     _ => {}
                 }
-                if CONTAINERS.contains(&tag) && self.containers.len() <= self.config.max_depth {
-                    let hint =
-                        [attr("id"), attr("class")].into_iter().flatten().collect::<Vec<_>>().join(" ").to_lowercase();
+                if role == Role::Container && self.containers.len() <= self.config.max_depth {
+                    let hint = match (attr("id"), attr("class")) {
+                        (Some(id), Some(class)) => format!("{id} {class}"),
+                        (Some(one), None) | (None, Some(one)) => one.to_string(),
+                        (None, None) => String::new(),
+                    };
+                    // Lower case; most hints already are.
+                    let hint = if hint.bytes().any(|b| b.is_ascii_uppercase() || !b.is_ascii()) {
+                        hint.to_lowercase()
+                    } else {
+                        hint
+                    };
                     let article_body = attr("itemprop")
                         .is_some_and(|v| v.split_whitespace().any(|w| w.eq_ignore_ascii_case("articlebody")));
-                    self.open_container(tag, hint, article_body);
+                    self.open_container(name, hint, article_body);
                     stack.push(Frame::PopContainer);
-                } else if CONTAINERS.contains(&tag) {
+                } else if role == Role::Container {
                     self.tree.depth_capped = true;
                     self.push_break();
                     stack.push(Frame::Break);
                 }
-                if BREAKING.contains(&tag) {
+                if role == Role::Breaking {
                     self.push_break();
                     stack.push(Frame::Break);
                 }
-                if tag == "a"
+                if *name == local_name!("a")
                     && let Some(href) = attr("href")
                 {
                     let node = self.current();
@@ -259,11 +310,11 @@ impl<'a> Builder<'a> {
                     self.count(|s| s.links += 1);
                     stack.push(Frame::EndLink(self.link.replace(index)));
                 }
-                if self.weighty_tags.contains(tag) {
+                if self.weighty_tags.contains(name) {
                     let node = self.current();
                     let start = self.tree.nodes[node].items.len();
                     self.tree.nodes[node].weighty.push(WeightyTag {
-                        tag: tag.to_string(),
+                        tag: String::from(&**name),
                         text: String::new(),
                         terms: 0,
                         anchor_terms: 0,
@@ -280,11 +331,11 @@ impl<'a> Builder<'a> {
         }
     }
 
-    fn open_container(&mut self, tag: &str, hint: String, article_body: bool) {
+    fn open_container(&mut self, tag: &LocalName, hint: String, article_body: bool) {
         let parent = self.current();
         let id = self.tree.nodes.len();
         self.tree.nodes.push(Node {
-            tag: tag.to_string(),
+            tag: String::from(&**tag),
             hint,
             parent: Some(parent),
             children: Vec::new(),
@@ -317,25 +368,14 @@ impl<'a> Builder<'a> {
         let node_id = self.current();
         let link = self.link;
         let node = &mut self.tree.nodes[node_id];
-        // Merge with the previous text item of the same link, so items stay few.
-        match node.items.last_mut() {
-            Some(Item::Text { text: previous, link: l }) if *l == link => {
-                if !(previous.ends_with(' ') && text.starts_with(' ')) {
-                    previous.push_str(&text);
-                } else {
-                    previous.push_str(&text[1..]);
-                }
-            }
-            _ => {
-                if text == " " && !matches!(node.items.last(), Some(Item::Text { .. })) {
-                    return;
-                }
-                node.items.push(Item::Text { text: text.clone(), link });
-            }
+        // Merged with the previous text item of the same link, so items stay few.
+        let merge = matches!(node.items.last(), Some(Item::Text { link: l, .. }) if *l == link);
+        if !merge && text == " " && !matches!(node.items.last(), Some(Item::Text { .. })) {
+            return;
         }
         let mut count = 0usize;
-        for_each_token(&text, |token| {
-            node.terms.push(&token.text);
+        for_each_word(&text, |word, _, latin| {
+            node.terms.push_word(word, latin);
             count += 1;
         });
         node.own.terms += count;
@@ -356,11 +396,22 @@ impl<'a> Builder<'a> {
                 w.anchor_terms += count;
             }
         }
+        let items = &mut self.tree.nodes[node_id].items;
+        match items.last_mut() {
+            Some(Item::Text { text: previous, .. }) if merge => {
+                if !(previous.ends_with(' ') && text.starts_with(' ')) {
+                    previous.push_str(&text);
+                } else {
+                    previous.push_str(&text[1..]);
+                }
+            }
+            _ => items.push(Item::Text { text, link }),
+        }
     }
 
-    fn push_image(&mut self, src: String, alt: String, width: Option<u32>, height: Option<u32>) {
+    fn push_image(&mut self, src: String, alt: &str, width: Option<u32>, height: Option<u32>) {
         let node = self.current();
-        self.tree.images.push(Image { src, alt: collapse_whitespace(&alt), node, link: self.link, width, height });
+        self.tree.images.push(Image { src, alt: collapse_whitespace(alt), node, link: self.link, width, height });
         let index = self.tree.images.len() - 1;
         self.tree.nodes[node].items.push(Item::Image(index));
         self.count(|s| s.images += 1);
@@ -407,20 +458,20 @@ impl<'a> Builder<'a> {
 
 /// The value of the attribute `key` among `attrs`. The pre-pass drops every attribute it
 /// does not list as read: one read here must be listed there.
-fn attribute(attrs: &[html5ever::Attribute], key: &str) -> Option<String> {
+fn attribute<'d>(attrs: &'d [html5ever::Attribute], key: &str) -> Option<&'d str> {
     debug_assert!(super::prepass::KEPT_ATTRIBUTES.contains(&key), "the pre-pass drops attribute {key}");
-    attrs.iter().find(|a| &*a.name.local == key).map(|a| a.value.to_string())
+    attrs.iter().find(|a| &*a.name.local == key).map(|a| &*a.value)
 }
 
 fn push_children(dom: &Dom, id: DomId, stack: &mut Vec<Frame>) {
     stack.extend(dom.children_reversed(id).map(Frame::Enter));
 }
 
-fn is_hidden(hidden: &Option<String>, style: &Option<String>) -> bool {
+fn is_hidden(hidden: Option<&str>, style: Option<&str>) -> bool {
     if hidden.is_some() {
         return true;
     }
-    style.as_deref().is_some_and(|s| {
+    style.is_some_and(|s| {
         let s: String = s.chars().filter(|c| !c.is_whitespace()).collect::<String>().to_ascii_lowercase();
         s.contains("display:none") || s.contains("visibility:hidden")
     })
@@ -543,6 +594,15 @@ mod tests {
         assert!(t.depth_capped);
         assert!(t.nodes.len() <= Config::default().tag_tree.max_depth + 2);
         assert!(t.visible_text().contains("deep text"));
+    }
+
+    proptest::proptest! {
+        #[test]
+        fn terms_pushed_as_words_are_the_tokenizers_terms(text in "[a-zA-Z0-9 .,'ÉéÜüßΣσς İ\u{301}北京大学东京コンピューター]{0,40}") {
+            let mut terms = Terms::default();
+            crate::text::for_each_word(&text, |word, _, latin| terms.push_word(word, latin));
+            proptest::prop_assert_eq!(terms.iter().collect::<Vec<_>>(), crate::text::terms(&text));
+        }
     }
 
     #[test]

@@ -160,6 +160,21 @@ impl Terms {
         self.ends.push(self.text.len());
     }
 
+    /// Adds the term of a word [`crate::text::for_each_word`] gives: its lower case when it is
+    /// `latin` (what [`crate::text::for_each_token`] gives), else the word.
+    pub fn push_word(&mut self, word: &str, latin: bool) {
+        let start = self.text.len();
+        if latin && word.is_ascii() {
+            self.text.push_str(word);
+            self.text[start..].make_ascii_lowercase();
+        } else if latin && word.chars().any(char::is_uppercase) {
+            self.text.push_str(&word.to_lowercase());
+        } else {
+            self.text.push_str(word);
+        }
+        self.ends.push(self.text.len());
+    }
+
     pub fn len(&self) -> usize {
         self.ends.len()
     }

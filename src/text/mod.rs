@@ -15,4 +15,4 @@ mod tokenizer;
 pub use language::{Identified, bcp47_of, identify, normalize_declared, page_language};
 pub use sentences::split_sentences;
 pub use stop_words::{StopWords, generic_stop_words, language_stop_words};
-pub use tokenizer::{Token, for_each_token, is_cjk, load_dictionary, terms};
+pub use tokenizer::{Token, for_each_token, for_each_word, is_cjk, load_dictionary, terms};

@@ -45,6 +45,17 @@ fn lowercase(word: &str) -> Cow<'_, str> {
 
 /// Calls `sink` with every term of `text`, in order.
 pub fn for_each_token<'a>(text: &'a str, mut sink: impl FnMut(Token<'a>)) {
+    for_each_word(text, |word, start, latin| {
+        let text = if latin { lowercase(word) } else { Cow::Borrowed(word) };
+        sink(Token { text, start, end: start + word.len() })
+    });
+}
+
+/// What [`for_each_token`] gives, the words as written: `sink` gets each word, its byte
+/// offset in `text`, and whether it is a Latin word (the term is its lower case; CJK words are
+/// their own terms). For callers that lower-case into a buffer of their own, without an
+/// allocation per capitalized word ([`Terms::push_word`](crate::tagtree::Terms::push_word)).
+pub fn for_each_word<'a>(text: &'a str, mut sink: impl FnMut(&'a str, usize, bool)) {
     let mut run_start = 0;
     let mut run_is_cjk = None;
     for (i, c) in text.char_indices() {
@@ -84,7 +95,7 @@ fn japanese_script(c: char) -> JapaneseScript {
     }
 }
 
-fn emit_run<'a>(text: &'a str, start: usize, end: usize, cjk: bool, sink: &mut impl FnMut(Token<'a>)) {
+fn emit_run<'a>(text: &'a str, start: usize, end: usize, cjk: bool, sink: &mut impl FnMut(&'a str, usize, bool)) {
     let run = &text[start..end];
     if cjk && run.chars().any(|c| matches!(c as u32, 0x3040..=0x30FF)) {
         // Kana: Japanese, which jieba's Chinese dictionary does not know. Japanese writes
@@ -105,26 +116,23 @@ fn emit_run<'a>(text: &'a str, start: usize, end: usize, cjk: bool, sink: &mut i
             if script == JapaneseScript::Kanji && stretch.chars().nth(2).is_some() {
                 emit_han(stretch, stretch_start, sink);
             } else if script != JapaneseScript::Mark {
-                sink(Token { text: Cow::Borrowed(stretch), start: stretch_start, end: stretch_start + len });
+                sink(stretch, stretch_start, false);
             }
             at += len;
         }
     } else if cjk {
         emit_han(run, start, sink);
     } else {
-        latin_words(run, |offset, end_offset| {
-            let word = &run[offset..end_offset];
-            sink(Token { text: lowercase(word), start: start + offset, end: start + end_offset });
-        });
+        latin_words(run, |offset, end_offset| sink(&run[offset..end_offset], start + offset, true));
     }
 }
 
 /// Han text segmented by jieba; `start` is its offset in the whole text.
-fn emit_han<'a>(run: &'a str, start: usize, sink: &mut impl FnMut(Token<'a>)) {
+fn emit_han<'a>(run: &'a str, start: usize, sink: &mut impl FnMut(&'a str, usize, bool)) {
     // HMM on: unknown words (names, new terms) come out whole instead of char by char.
     for word in JIEBA.cut(run, true) {
         if is_term(word.word) {
-            sink(Token { text: Cow::Borrowed(word.word), start: start + word.byte_start, end: start + word.byte_end });
+            sink(word.word, start + word.byte_start, false);
         }
     }
 }

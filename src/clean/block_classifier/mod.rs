@@ -67,14 +67,21 @@ pub fn clean_blocks(
 ) -> TopicContent {
     let ids = blocks(tree);
     let page = PageFeatures::new(tree, layout, weights, docview, &classifier.model.vocabulary, &ids);
-    let mut row = vec![0.0; page.width()];
+    // The rows of the blocks the model judges, judged together (`Forest::log_odds_of_rows`).
+    let judged: Vec<usize> = (0..ids.len()).filter(|&b| !is_bare_headline(tree, layout, ids[b])).collect();
+    let width = page.width();
+    let mut rows = vec![0.0; judged.len() * width];
+    for (&b, row) in judged.iter().zip(rows.chunks_exact_mut(width)) {
+        page.fill_row(b, row);
+    }
+    let mut log_odds = vec![0.0; judged.len()];
+    classifier.forest.log_odds_of_rows(&rows, width, &mut log_odds);
+    let mut judgements = judged.iter().zip(&log_odds).peekable();
     let mut kept: Vec<NodeId> = Vec::with_capacity(ids.len());
     for (b, &id) in ids.iter().enumerate() {
-        let keep = if is_bare_headline(tree, layout, id) {
-            docview.keep[id]
-        } else {
-            page.fill_row(b, &mut row);
-            classifier.forest.probability(&row) >= threshold
+        let keep = match judgements.next_if(|&(&j, _)| j == b) {
+            Some((_, &log_odds)) => model::probability(log_odds) >= threshold,
+            None => docview.keep[id],
         };
         if keep {
             kept.push(id);
