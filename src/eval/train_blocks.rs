@@ -25,6 +25,10 @@
 //! - Shipped model: fitted on every training page; its threshold is the grid value with the
 //!   best mean F1 over the out-of-fold probabilities of the cross-validation.
 
+mod grid;
+
+pub use grid::{GridReport, GridSetting, GridSpec, grid_blocks, grid_markdown, write_grid_report};
+
 use std::collections::{BTreeMap, BTreeSet, HashMap, HashSet};
 use std::fmt::Write as _;
 use std::path::Path;
@@ -427,14 +431,14 @@ fn gold_not_visible(html_dir: &Path) -> HashSet<String> {
         .collect()
 }
 
-/// Trains the block classifier on `sets` as the module documentation says: the shipped model
-/// and the cross-validation report. `progress` hears each step.
-pub fn train_blocks(
+/// Reads, parses and labels the pages of `sets` (at most `max_pages` each): the set names and
+/// the pages, each with its fold by site.
+fn read_pages(
     sets: &[GoldSetConfig],
     config: &Config,
     max_pages: Option<usize>,
-    progress: impl Fn(&str),
-) -> Result<(BlockModel, BlocksReport), CleanEvalError> {
+    progress: &impl Fn(&str),
+) -> Result<(Vec<String>, Vec<BlockPage>), CleanEvalError> {
     if sets.is_empty() {
         return Err(CleanEvalError {
             path: "[[training_sets]]".into(),
@@ -470,6 +474,19 @@ pub fn train_blocks(
         pages.extend(parsed);
         progress(&format!("{}: {} pages parsed and labelled", set_config.name, set.pages.len()));
     }
+    Ok((names, pages))
+}
+
+/// Trains the block classifier on `sets` as the module documentation says: the shipped model
+/// and the cross-validation report. `progress` hears each step.
+pub fn train_blocks(
+    sets: &[GoldSetConfig],
+    config: &Config,
+    max_pages: Option<usize>,
+    progress: impl Fn(&str),
+) -> Result<(BlockModel, BlocksReport), CleanEvalError> {
+    let (names, pages) = read_pages(sets, config, max_pages, &progress)?;
+    let folds = config.blocks.folds;
     let all: Vec<&BlockPage> = pages.iter().collect();
     let n_sets = names.len();
     let docview_scores = |pages: &[&BlockPage]| {
@@ -683,10 +700,11 @@ mod tests {
         assert_eq!(all.gold_tokens, story_only.gold_tokens);
     }
 
-    #[test]
-    fn training_cross_validates_by_site_and_writes_a_model_that_loads() {
-        let dir = tempfile::tempdir().unwrap();
-        let (html, gold) = (dir.path().join("s/html"), dir.path().join("s/gold"));
+    /// A training set of 12 pages we wrote, in `dir`: a menu, a story (the gold), on some pages
+    /// an aside of sentences not in the gold, class words that vary by page; one page marked
+    /// `gold_not_visible`.
+    pub(super) fn synthetic_sets(dir: &Path) -> Vec<GoldSetConfig> {
+        let (html, gold) = (dir.join("s/html"), dir.join("s/gold"));
         std::fs::create_dir_all(&html).unwrap();
         std::fs::create_dir_all(&gold).unwrap();
         let menu: String =
@@ -697,18 +715,31 @@ mod tests {
                 "Story {i}: the river carries silt down from the mountains every spring, and the farmers of valley {i} \
                  wait for it with their seed ready."
             );
+            let class = ["story", "entry", "post"][i % 3];
+            let aside = if i % 2 == 0 {
+                "<aside class=related><p>Readers also liked the piece on harbour seals, and the one on tides.</p></aside>"
+            } else {
+                ""
+            };
             let page = format!(
-                "<html><head><title>T{i}</title></head><body><nav>{menu}</nav><article><p>{body}</p></article>\
-                 <footer><p>Copyright of the example company, all rights reserved.</p></footer></body></html>"
+                "<html><head><title>T{i}</title></head><body><nav>{menu}</nav><article class={class}><p>{body}</p>\
+                 </article>{aside}<footer><p>Copyright of the example company, all rights reserved.</p></footer>\
+                 </body></html>"
             );
             std::fs::write(html.join(format!("{i}.html")), page).unwrap();
             std::fs::write(gold.join(format!("{i}.txt")), &body).unwrap();
             let extra = if i == 11 { "gold_not_visible" } else { "" };
             meta.push_str(&format!("{i}\thttps://site{i}.example/a\t{extra}\n"));
         }
-        std::fs::write(dir.path().join("s/meta.tsv"), meta).unwrap();
-        assert_eq!(gold_not_visible(&html), HashSet::from(["11".to_string()]));
-        let sets = vec![GoldSetConfig { name: "s".into(), html, gold }];
+        std::fs::write(dir.join("s/meta.tsv"), meta).unwrap();
+        vec![GoldSetConfig { name: "s".into(), html, gold }]
+    }
+
+    #[test]
+    fn training_cross_validates_by_site_and_writes_a_model_that_loads() {
+        let dir = tempfile::tempdir().unwrap();
+        let sets = synthetic_sets(dir.path());
+        assert_eq!(gold_not_visible(&sets[0].html), HashSet::from(["11".to_string()]));
         let config = Config {
             blocks: BlocksConfig { trees: 5, folds: 3, min_leaf_weight: 0.1, ..BlocksConfig::default() },
             ..Config::default()

@@ -20,9 +20,11 @@
 //! terms (no label can be learned for them: the headline is written apart by extraction, and
 //! the labels are text) stay as `docview` decided, so the DocView record keeps its headline.
 
+mod context;
 mod features;
 mod model;
 
+pub use context::{CONTEXT_FEATURES, context_features};
 pub use features::{PageFeatures, block_features, blocks, feature_names, vocabulary_word};
 pub use model::{BlockModel, DEFAULT_MODEL_JSON, Forest, MAX_DEPTH, ModelError, Tree};
 

@@ -1,4 +1,5 @@
 use crate::commands::prelude::*;
+use indexer::eval::train_blocks::{GridSetting, GridSpec, grid_blocks, grid_markdown, write_grid_report};
 
 #[derive(Args)]
 pub struct EvalTrainBlocksArgs {
@@ -6,8 +7,8 @@ pub struct EvalTrainBlocksArgs {
     #[arg(long, value_name = "FILE", default_value = "eval/cleaning.toml")]
     pub config: PathBuf,
     /// Where to write the model (JSON).
-    #[arg(long, value_name = "FILE")]
-    pub out: PathBuf,
+    #[arg(long, value_name = "FILE", required_unless_present_any = ["grid", "stacking"])]
+    pub out: Option<PathBuf>,
     /// Where the report goes [default: the folder of the config's blocks_report].
     #[arg(long, value_name = "DIR")]
     pub report: Option<PathBuf>,
@@ -18,6 +19,19 @@ pub struct EvalTrainBlocksArgs {
     /// defaults].
     #[arg(long, value_name = "FILE")]
     pub cleaner_config: Option<PathBuf>,
+    /// Instead of training: compare learner settings DEPTH:LEARNING_RATE:MIN_LEAF_WEIGHT
+    /// (comma-separated, e.g. `5:0.1:1,6:0.05:1`) by the same cross-validation, the pages read
+    /// and their features computed once; writes grid.md and grid.json into the report folder.
+    #[arg(long, value_name = "SETTINGS", value_delimiter = ',')]
+    pub grid: Vec<GridSetting>,
+    /// The tree counts scored for every grid setting (fewer trees are the first trees of one fit).
+    #[arg(long, value_name = "N,...", value_delimiter = ',', default_value = "150,300,600")]
+    pub grid_trees: Vec<usize>,
+    /// With the grid (or alone): also a stacked second stage at the [blocks] settings, reading
+    /// the first stage's out-of-fold probabilities of the block's neighbours, ancestors,
+    /// siblings and page.
+    #[arg(long)]
+    pub stacking: bool,
 }
 
 pub fn run(args: EvalTrainBlocksArgs) -> Result<ExitCode> {
@@ -31,9 +45,19 @@ pub fn run(args: EvalTrainBlocksArgs) -> Result<ExitCode> {
         (None, None) => bail!("{}: no blocks_report; give --report DIR", args.config.display()),
     };
     let started = std::time::Instant::now();
-    let (model, report) = train_blocks(&eval_config.training_sets, &config, args.max_pages, |step| {
+    let progress = |step: &str| {
         let _ = writeln!(std::io::stderr().lock(), "[{:>5.0} s] {step}", started.elapsed().as_secs_f64());
-    })?;
+    };
+    if !args.grid.is_empty() || args.stacking {
+        let spec = GridSpec { settings: args.grid, trees: args.grid_trees, stacking: args.stacking };
+        let report = grid_blocks(&eval_config.training_sets, &config, &spec, args.max_pages, progress)?;
+        write_grid_report(&report, &out, &command_line())?;
+        outln!("{}", grid_markdown(&report, &command_line()));
+        outln!("wrote {} ({:.0} s)", out.join("grid.md").display(), started.elapsed().as_secs_f64());
+        return Ok(ExitCode::SUCCESS);
+    }
+    let model_out = args.out.context("--out FILE is needed to train")?;
+    let (model, report) = train_blocks(&eval_config.training_sets, &config, args.max_pages, progress)?;
     let mean = |f1: &[f64]| f1.iter().sum::<f64>() / f1.len().max(1) as f64;
     let rounded = |f1: &[f64]| f1.iter().map(|f| (f * 10_000.0).round() / 10_000.0).collect::<Vec<_>>();
     outln!("sets: {}", report.sets.join(", "));
@@ -43,7 +67,7 @@ pub fn run(args: EvalTrainBlocksArgs) -> Result<ExitCode> {
         mean(&report.cross_validated_f1)
     );
     outln!("docview (in-sample)        {:?}  mean {:.4}", rounded(&report.docview_f1), mean(&report.docview_f1));
-    std::fs::write(&args.out, model.to_json()).with_context(|| format!("writing {}", args.out.display()))?;
+    std::fs::write(&model_out, model.to_json()).with_context(|| format!("writing {}", model_out.display()))?;
     write_blocks_report(&report, &out, &command_line())?;
     outln!(
         "{} trees over {} blocks ({} content), threshold {}; wrote {} and {} ({:.0} s)",
@@ -51,7 +75,7 @@ pub fn run(args: EvalTrainBlocksArgs) -> Result<ExitCode> {
         model.examples,
         model.positives,
         model.threshold,
-        args.out.display(),
+        model_out.display(),
         out.display(),
         started.elapsed().as_secs_f64()
     );
