@@ -184,9 +184,11 @@ pub struct PageTypeConfig {
     pub min_images: usize,
     /// The hub-page model that types the pages of the `docview` and `blocks` cleaners after
     /// the rules above (`clean::HubModel`, trained by `indexer eval page-types
-    /// --write-model`): empty for the built-in model (the default: by nested cross-validation
-    /// by site on the cleaning training sets it types more listings hub and fewer articles
-    /// than the rules), `off` for the rules of §4.1 alone, or a model file's path.
+    /// --write-model`): empty for the built-in model (the default: fitted on the features of
+    /// docview's result, on which both cleaners type pages; by nested cross-validation by site
+    /// on the cleaning training sets it types more listings hub and fewer articles than the
+    /// rules), `off` for the rules of §4.1 alone, or a model file's path (a model fitted on
+    /// another cleaner's output is refused).
     #[schemars(with = "String")]
     pub hub_model: ClassifierChoice,
     /// A page whose central area has at least this share of its terms in hub blocks stays a

@@ -36,7 +36,7 @@ pub use block_weight::{BlockWeights, block_weights};
 pub(crate) use features::ordered_sum;
 pub use features::{FeatureVector, feature_vector, term_frequencies};
 pub use layout::{Layout, TitleHeading};
-pub use page_type::{HubModel, HubModelError, PageFeatures, page_type, retype, type_of_area};
+pub use page_type::{HubModel, HubModelError, PageFeatures, page_type, retype, type_of_area, typing_cleaner};
 pub use topic_content::{HeadlinePlacement, TopicContent, clean_page};
 
 use std::sync::Arc;
@@ -125,7 +125,7 @@ impl Cleaner {
                 };
                 match path {
                     None => None,
-                    Some(path) => Some(Arc::new(HubModel::load(path).map_err(|e| CleanerError {
+                    Some(path) => Some(Arc::new(HubModel::load(path, kind).map_err(|e| CleanerError {
                         path: path.map_or("built-in hub-page model".into(), |p| p.display().to_string()),
                         message: e.to_string(),
                     })?)),
@@ -286,32 +286,38 @@ impl Cleaner {
                     (layout.with_template(&template), weights)
                 });
                 let (seen, weights) = marked.as_ref().map_or((&layout, weights), |(l, w)| (l, w));
-                let docview = clean_page(tree, seen, weights, CleanerKind::DocView, config);
-                let mut content = match &self.block_model {
+                let mut docview = clean_page(tree, seen, weights, CleanerKind::DocView, config);
+                let kept = match &self.block_model {
                     Some(classifier) if block_classifier::has_support(tree, config.blocks.min_page_terms) => {
                         let threshold = config.blocks.min_probability.unwrap_or(classifier.model.threshold);
-                        let kept = clean_blocks(tree, seen, weights, &docview, classifier, threshold);
-                        if kept.nodes.is_empty() { docview } else { kept }
+                        Some(clean_blocks(tree, seen, weights, &docview, classifier, threshold))
+                            .filter(|kept| !kept.nodes.is_empty())
                     }
-                    _ => docview,
+                    _ => None,
                 };
                 // A page with content never comes out without any: when the root search and
                 // the central area leave nothing, the topic blocks §4.2 keeps stand (the
                 // paper's cleaner, every topic block left after pruning hubs and images), and
                 // when that is empty too (every block a hub or an image), the central area,
                 // typed as §4.1 types it.
-                if content.nodes.is_empty() && content.page_type != BlockType::Empty {
-                    content = clean_page(tree, seen, weights, CleanerKind::DocViewPaper, config);
+                if docview.nodes.is_empty() && docview.page_type != BlockType::Empty {
+                    docview = clean_page(tree, seen, weights, CleanerKind::DocViewPaper, config);
                 }
-                if content.nodes.is_empty() && content.page_type != BlockType::Empty {
+                if docview.nodes.is_empty() && docview.page_type != BlockType::Empty {
                     let has_content = |id: usize| tree.nodes[id].own.terms > 0 || tree.nodes[id].own.images > 0;
                     let central: Vec<usize> =
                         (0..tree.nodes.len()).filter(|&id| has_content(id) && !seen.is_margin(id)).collect();
-                    content = kept_content(tree, seen, central, config);
+                    docview = kept_content(tree, seen, central, config);
                 }
+                // Both cleaners type the page on docview's result (`blocks` keeps docview's page
+                // type), so the hub-page model reads the same features whichever runs, and the
+                // one model fitted on them fits both: blocks' own output drops the linked
+                // titles of some listings, which docview's keeps.
+                let features = with_features.then(|| PageFeatures::of(tree, seen, &docview));
+                // `blocks` falls back to docview's result when it keeps nothing.
+                let mut content = kept.unwrap_or(docview);
                 // The headline the content reports stays the page's.
                 content.title_heading = layout.title_heading();
-                let features = with_features.then(|| PageFeatures::of(tree, seen, &content));
                 return (content, features);
             }
             CleanerKind::DocViewPaper => clean_page(tree, &layout, weights, self.kind, config),

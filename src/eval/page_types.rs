@@ -1,4 +1,4 @@
-//! `indexer eval page-types`: the page types of the default cleaner against page types
+//! `indexer eval page-types`: the page types of the configured cleaner against page types
 //! labelled by people, on the cleaning training sets, with the hub-page model
 //! ([`crate::clean::HubModel`]) cross-validated by site. No test set is read.
 //!
@@ -10,12 +10,16 @@
 //! - Expected type: hub for `listing` and `collection` ([`HUB_LABELS`]: their content is
 //!   entries linking elsewhere, §4.1's hub page); topic for every other label.
 //! - Pages: each cleaned by the configured cleaner (site evidence learned over its set, as
-//!   `eval clean` does), typed by the rules of §4.1 alone, and its [`PageFeatures`] taken.
-//! - Model: fitted on the pages of one set only (`--fit-set`, wcxb-train: the only set with
-//!   labels of more than one type), [`HubModel::fit`] (fixed learner settings, threshold 0.5).
-//!   Cross-validation: `folds` folds by site (the folds of `eval tune-cleaner`); each page is
-//!   typed by the model fitted on the fit set's pages of the other folds. The shipped model
-//!   (`--write-model`) is fitted on every page of the fit set.
+//!   `eval clean` does), typed by the rules of §4.1 alone, and its [`PageFeatures`] taken
+//!   (for `docview` and `blocks`, of docview's result).
+//! - Model: [`HubModel::fit`] (fixed learner settings) on those features, over the pages of the fit sets (`--fit-set`, default every set); its
+//!   threshold is the one of a grid with the best mean accuracy over the sets by
+//!   cross-validation. Nested cross-validation: `folds` folds by site (the folds of `eval
+//!   tune-cleaner`); each page is typed by the model fitted on the fit sets' pages of the other
+//!   folds, at the threshold chosen by cross-validation inside those folds. The shipped model
+//!   (`--write-model`) is fitted on every page of the fit sets, at the threshold chosen over
+//!   every fold. `docview` and `blocks` type pages on docview's result, so the features, and
+//!   the model, are the same under either ([`typing_cleaner`]).
 //! - Accuracy: the share of pages whose type is hub exactly when the expected type is hub.
 //! - Also, per set, the pages whose topic content is under 200 characters where the gold
 //!   text has over 500 (an article lost), and the pages with no topic content that are not
@@ -31,8 +35,10 @@ use serde::Serialize;
 use super::clean::{CleanEvalError, GoldSet};
 use super::clean_report::GoldSetConfig;
 use super::tune_cleaner::fold_of;
-use crate::clean::{Cleaner, HeadlinePlacement, HubModel, PageFeatures, block_weights, retype, site_of};
-use crate::config::{Config, PageTypeConfig};
+use crate::clean::{
+    Cleaner, HeadlinePlacement, HubModel, PageFeatures, block_weights, retype, site_of, typing_cleaner,
+};
+use crate::config::{CleanerKind, Config, PageTypeConfig};
 use crate::input::RawPage;
 use crate::page::PageContext;
 use crate::tagtree::BlockType;
@@ -207,6 +213,8 @@ pub fn evaluate_page_types(
         pages.extend(typed);
     }
     let is_example: Vec<bool> = pages.iter().map(|p| fit_indices.contains(&p.set)).collect();
+    // The output the features were taken from: docview's for `docview` and `blocks`.
+    let typed_on = typing_cleaner(config.cleaning.cleaner).unwrap_or(config.cleaning.cleaner);
     let all: Vec<usize> = (0..pages.len()).collect();
     // Nested cross-validation: each fold's pages are typed by the model fitted on the other
     // folds, with the threshold chosen by cross-validation inside those folds.
@@ -216,11 +224,11 @@ pub fn evaluate_page_types(
             let training: Vec<usize> = all.iter().copied().filter(|&i| pages[i].fold != fold).collect();
             let threshold = choose_threshold(
                 &pages,
-                &out_of_fold(&pages, &training, &is_example, options.folds),
+                &out_of_fold(&pages, &training, &is_example, options.folds, typed_on),
                 &config.page_type,
             );
             let examples = examples_of(&pages, &training, &is_example);
-            (fold, threshold, HubModel::fit(&examples, threshold, String::new()))
+            (fold, threshold, HubModel::fit(&examples, threshold, typed_on, String::new()))
         })
         .collect();
     let mut model_types = vec![BlockType::Empty; pages.len()];
@@ -234,22 +242,24 @@ pub fn evaluate_page_types(
     let fold_thresholds = outer.iter().map(|(_, threshold, _)| *threshold).collect();
     // The shipped model: the threshold chosen by cross-validation over every fold, the model
     // fitted on every example.
-    let threshold = choose_threshold(&pages, &out_of_fold(&pages, &all, &is_example, options.folds), &config.page_type);
+    let threshold =
+        choose_threshold(&pages, &out_of_fold(&pages, &all, &is_example, options.folds, typed_on), &config.page_type);
     let fit_names: Vec<&str> = fit_indices.iter().map(|&i| options.sets[i].name.as_str()).collect();
     let protocol = format!(
         "indexer eval page-types. Examples: every page of {fit}, cleaned by the {cleaner} cleaner under the \
-         settings of the run; features clean::PageFeatures of the page, its central area, its topic content and \
-         the type section 4.1 gives it (shares read as ln(0.01 + share)). Label: hub when the page's WCXB type \
+         settings of the run; features clean::PageFeatures of the page, its central area, the topic content of \
+         the {typed_on} cleaner's result (on which {cleaner} types pages) and the type section 4.1 gives it (shares read as ln(0.01 + share)). Label: hub when the page's WCXB type \
          (meta.tsv) is {hubs}, else not (the other sets are news articles). Learner: logistic regression on \
          standardised features, full-batch gradient descent, fixed settings. Threshold: the one of {grid} with \
          the best mean accuracy over the sets by {folds}-fold cross-validation by site (ties: the highest).",
         fit = fit_names.join(", "),
         cleaner = config.cleaning.cleaner.name(),
+        typed_on = typed_on.name(),
         hubs = HUB_LABELS.join(" or "),
         grid = "0.05, 0.10 ... 0.95",
         folds = options.folds,
     );
-    let shipped = HubModel::fit(&examples_of(&pages, &all, &is_example), threshold, protocol);
+    let shipped = HubModel::fit(&examples_of(&pages, &all, &is_example), threshold, typed_on, protocol);
 
     let mut rows: BTreeMap<(usize, String), ConfusionRow> = BTreeMap::new();
     for (page, &model_type) in pages.iter().zip(&model_types) {
@@ -320,13 +330,19 @@ fn examples_of(pages: &[TypedPage], scope: &[usize], is_example: &[bool]) -> Vec
 
 /// The probability of a hub of every page of `scope`, each from the model fitted on the
 /// examples of `scope` outside its fold: (page, probability).
-fn out_of_fold(pages: &[TypedPage], scope: &[usize], is_example: &[bool], folds: usize) -> Vec<(usize, f64)> {
+fn out_of_fold(
+    pages: &[TypedPage],
+    scope: &[usize],
+    is_example: &[bool],
+    folds: usize,
+    cleaner: CleanerKind,
+) -> Vec<(usize, f64)> {
     (0..folds)
         .into_par_iter()
         .flat_map_iter(|fold| {
             let training: Vec<usize> = scope.iter().copied().filter(|&i| pages[i].fold != fold).collect();
             let examples = examples_of(pages, &training, is_example);
-            let model = (!examples.is_empty()).then(|| HubModel::fit(&examples, 0.5, String::new()));
+            let model = (!examples.is_empty()).then(|| HubModel::fit(&examples, 0.5, cleaner, String::new()));
             scope
                 .iter()
                 .filter(|&&i| pages[i].fold == fold)

@@ -53,6 +53,16 @@ pub struct PageFeatures {
     pub longest_block_share: f64,
     /// 1 when the rules of §4.1 type the page a hub, else 0: the model decides over both.
     pub rules_hub: f64,
+    /// ln(1 + the median, over the entries of the largest group, of an entry's longest block
+    /// of running text): a listing's entry is a link and a short line, a post or a section
+    /// with a link holds a paragraph.
+    pub entry_longest_block: f64,
+    /// Anchor terms over the terms inside linked entries (central, nested groups once): a
+    /// listing's entries are mostly their links.
+    pub entry_anchor_share: f64,
+    /// Of the entries of the largest group, the share holding an image: the thumbnails of
+    /// listings and product grids.
+    pub entry_image_share: f64,
 }
 
 /// The least siblings of one shape that make a group of entries.
@@ -78,6 +88,9 @@ impl PageFeatures {
         "links_per_block",
         "longest_block_share",
         "rules_hub",
+        "entry_longest_block",
+        "entry_anchor_share",
+        "entry_image_share",
     ];
 
     /// The features that are shares (0–1): the model reads them as ln(0.01 + share), since
@@ -94,6 +107,8 @@ impl PageFeatures {
         "linked_heading_share",
         "entry_text_share",
         "longest_block_share",
+        "entry_anchor_share",
+        "entry_image_share",
     ];
 
     /// The features of a page cleaned to `content` with the margins of `layout`
@@ -157,6 +172,9 @@ impl PageFeatures {
             links_per_block: (1.0 + ratio(central.links, central_blocks)).ln(),
             longest_block_share: ratio(central_longest, central.text_terms()),
             rules_hub: if content.page_type == BlockType::Hub { 1.0 } else { 0.0 },
+            entry_longest_block: log(entry_groups.median_longest_block),
+            entry_anchor_share: ratio(entry_groups.anchor_terms, entry_groups.terms),
+            entry_image_share: entry_groups.image_share,
         }
     }
 
@@ -193,6 +211,9 @@ impl PageFeatures {
             self.links_per_block,
             self.longest_block_share,
             self.rules_hub,
+            self.entry_longest_block,
+            self.entry_anchor_share,
+            self.entry_image_share,
         ]
     }
 }
@@ -230,8 +251,15 @@ fn repeated_entries(tree: &TagTree, layout: &Layout) -> (usize, usize) {
 struct LinkedEntries {
     /// Central terms inside every group's entries, nested groups counted once.
     terms: usize,
+    /// Central anchor terms inside every group's entries, nested groups counted once.
+    anchor_terms: usize,
     /// The median central terms of an entry of the group with the most entries.
     median_entry_terms: usize,
+    /// The median, over that group's entries, of an entry's longest central block of running
+    /// text.
+    median_longest_block: usize,
+    /// The share of that group's entries that hold an image.
+    image_share: f64,
 }
 
 /// Every group of at least [`MIN_ENTRIES`] sibling containers of one shape that each hold a
@@ -239,18 +267,26 @@ struct LinkedEntries {
 /// Terms are counted in the central area only (a margin block inside an entry is not).
 fn linked_entries(tree: &TagTree, layout: &Layout) -> LinkedEntries {
     let n = tree.nodes.len();
-    // Central terms of each subtree: ids grow from parent to child, so a reverse pass sums up.
+    // Central terms, anchor terms and longest running-text block of each subtree: ids grow
+    // from parent to child, so a reverse pass sums up.
     let mut central_terms = vec![0usize; n];
+    let mut central_anchor_terms = vec![0usize; n];
+    let mut longest_block = vec![0usize; n];
     for id in (0..n).rev() {
         if !layout.is_margin(id) {
-            central_terms[id] += tree.nodes[id].own.terms;
+            let own = &tree.nodes[id].own;
+            central_terms[id] += own.terms;
+            central_anchor_terms[id] += own.anchor_terms;
+            longest_block[id] = longest_block[id].max(own.text_terms());
         }
         if let Some(parent) = tree.nodes[id].parent {
             central_terms[parent] += central_terms[id];
+            central_anchor_terms[parent] += central_anchor_terms[id];
+            longest_block[parent] = longest_block[parent].max(longest_block[id]);
         }
     }
     let mut in_entry = vec![false; n];
-    let mut terms = 0usize;
+    let (mut terms, mut anchor_terms) = (0usize, 0usize);
     let mut largest: Vec<usize> = Vec::new();
     let mut shapes: Vec<((&str, String), usize)> = Vec::new();
     for (parent, node) in tree.nodes.iter().enumerate() {
@@ -266,17 +302,28 @@ fn linked_entries(tree: &TagTree, layout: &Layout) -> LinkedEntries {
         for group in shapes.chunk_by(|a, b| a.0 == b.0).filter(|group| group.len() >= MIN_ENTRIES) {
             if !in_entry[parent] {
                 terms += group.iter().map(|&(_, c)| central_terms[c]).sum::<usize>();
+                anchor_terms += group.iter().map(|&(_, c)| central_anchor_terms[c]).sum::<usize>();
             }
             for &(_, c) in group {
                 in_entry[c] = true;
             }
             if group.len() > largest.len() {
-                largest = group.iter().map(|&(_, c)| central_terms[c]).collect();
+                largest = group.iter().map(|&(_, c)| c).collect();
             }
         }
     }
-    largest.sort_unstable();
-    LinkedEntries { terms, median_entry_terms: largest.get(largest.len() / 2).copied().unwrap_or(0) }
+    let median = |mut values: Vec<usize>| {
+        values.sort_unstable();
+        values.get(values.len() / 2).copied().unwrap_or(0)
+    };
+    let with_image = largest.iter().filter(|&&c| tree.nodes[c].subtree.images > 0).count();
+    LinkedEntries {
+        terms,
+        anchor_terms,
+        median_entry_terms: median(largest.iter().map(|&c| central_terms[c]).collect()),
+        median_longest_block: median(largest.iter().map(|&c| longest_block[c]).collect()),
+        image_share: if largest.is_empty() { 0.0 } else { with_image as f64 / largest.len() as f64 },
+    }
 }
 
 #[cfg(test)]
@@ -316,19 +363,19 @@ mod tests {
         )
     }
 
-    fn typed(html: &str) -> (BlockType, PageFeatures) {
+    fn typed(html: &str, kind: CleanerKind) -> (BlockType, PageFeatures) {
         let config = Config::default();
         let tree = TagTree::with_default_config(html);
         let weights = block_weights(&tree, &config.block_weight);
-        let cleaner = Cleaner::new(CleanerKind::DocView, &config).unwrap();
+        let cleaner = Cleaner::new(kind, &config).unwrap();
         let (content, features) = cleaner.clean_by_rules("example.org", &tree, &weights, &config, true);
         (content.page_type, features.unwrap())
     }
 
     #[test]
     fn a_listing_is_linked_entries_of_short_blocks_and_an_article_is_not() {
-        let (_, listing) = typed(&listing());
-        let (rules, article) = typed(&article());
+        let (_, listing) = typed(&listing(), CleanerKind::DocView);
+        let (rules, article) = typed(&article(), CleanerKind::DocView);
         assert_eq!(rules, BlockType::Topic);
         assert!(listing.entry_text_share > 0.8, "{listing:?}");
         assert!(article.entry_text_share < 0.3, "{article:?}");
@@ -341,19 +388,23 @@ mod tests {
     }
 
     #[test]
-    fn the_built_in_model_types_the_listing_hub_and_the_article_topic() {
-        let model = HubModel::load(None).unwrap();
-        let (listing_rules, listing) = typed(&listing());
-        let (article_rules, article) = typed(&article());
-        assert_eq!(
-            retype(listing_rules, &listing, model.is_hub(&listing), &Config::default().page_type),
-            BlockType::Hub,
-            "{listing:?}"
-        );
-        assert_eq!(
-            retype(article_rules, &article, model.is_hub(&article), &Config::default().page_type),
-            BlockType::Topic,
-            "{article:?}"
-        );
+    fn blocks_types_pages_on_the_features_of_docviews_result() {
+        for page in [listing(), article()] {
+            assert_eq!(typed(&page, CleanerKind::Blocks), typed(&page, CleanerKind::DocView));
+        }
+    }
+
+    #[test]
+    fn the_built_in_model_types_the_listing_hub_and_the_article_topic_under_both_cleaners() {
+        let config = Config::default();
+        for kind in [CleanerKind::DocView, CleanerKind::Blocks] {
+            let model = HubModel::load(None, kind).unwrap();
+            let (listing_rules, listing) = typed(&listing(), kind);
+            let (article_rules, article) = typed(&article(), kind);
+            let listing_type = retype(listing_rules, &listing, model.is_hub(&listing), &config.page_type);
+            assert_eq!(listing_type, BlockType::Hub, "{kind}: {listing:?}");
+            let article_type = retype(article_rules, &article, model.is_hub(&article), &config.page_type);
+            assert_eq!(article_type, BlockType::Topic, "{kind}: {article:?}");
+        }
     }
 }

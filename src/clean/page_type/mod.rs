@@ -5,7 +5,7 @@ mod features;
 mod model;
 
 pub use features::PageFeatures;
-pub use model::{HubModel, HubModelError};
+pub use model::{HubModel, HubModelError, typing_cleaner};
 
 use crate::clean::Layout;
 use crate::config::PageTypeConfig;
@@ -80,7 +80,7 @@ pub fn type_of_area(tree: &TagTree, layout: &Layout, area: &[usize], config: &Pa
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::config::Config;
+    use crate::config::{CleanerKind, Config};
     use crate::tagtree::build_tag_tree;
 
     fn classify(html: &str) -> BlockType {
@@ -119,9 +119,20 @@ mod tests {
     }
 
     #[test]
-    fn the_built_in_hub_model_reads_and_a_misshapen_one_is_refused() {
-        let model = HubModel::load(None).unwrap();
-        assert_eq!(HubModel::from_json(&model.to_json()).unwrap(), model);
+    fn the_built_in_hub_model_reads_and_a_model_of_other_output_or_shape_is_refused() {
+        for kind in [CleanerKind::DocView, CleanerKind::Blocks] {
+            let model = HubModel::load(None, kind).unwrap();
+            assert_eq!(model.cleaner, "docview");
+            assert_eq!(HubModel::from_json(&model.to_json()).unwrap(), model);
+        }
+        let model = HubModel::load(None, CleanerKind::Blocks).unwrap();
+        let other = HubModel { cleaner: "blocks".into(), ..model.clone() };
+        let path = std::env::temp_dir().join(format!("indexer-hub-model-{}.json", std::process::id()));
+        std::fs::write(&path, other.to_json()).unwrap();
+        let refused = HubModel::load(Some(&path), CleanerKind::Blocks);
+        std::fs::remove_file(&path).unwrap();
+        assert!(matches!(refused, Err(HubModelError::OtherCleaner { .. })), "{refused:?}");
+        assert!(matches!(HubModel::load(None, CleanerKind::Pab), Err(HubModelError::NoModel { .. })));
         let mut broken = model.clone();
         broken.weights.pop();
         assert!(matches!(HubModel::from_json(&broken.to_json()), Err(HubModelError::Shape { .. })));
@@ -148,9 +159,13 @@ mod tests {
             links_per_block: 0.0,
             longest_block_share: 0.0,
             rules_hub: 0.0,
+            entry_longest_block: 0.0,
+            entry_anchor_share: 0.0,
+            entry_image_share: 0.0,
         };
         let n = PageFeatures::NAMES.len();
         let never = HubModel {
+            cleaner: "docview".into(),
             protocol: String::new(),
             features: PageFeatures::NAMES.iter().map(|s| s.to_string()).collect(),
             mean: vec![0.0; n],

@@ -13,14 +13,30 @@ use serde::{Deserialize, Serialize};
 
 use super::PageFeatures;
 use crate::clean::mountain_model::{fit_logistic_regression, logistic_probability};
+use crate::config::CleanerKind;
 
-/// The built-in model, trained by `indexer eval page-types --write-model` (see its `protocol`).
+/// The built-in model, trained by `indexer eval page-types --write-model` (see its
+/// `protocol`) on the features of docview's result, on which both `docview` and `blocks` type
+/// pages ([`typing_cleaner`]).
 pub const DEFAULT_MODEL_JSON: &str = include_str!("hub-model.json");
+
+/// The cleaner whose result a cleaner types its pages on, and so whose output its hub-page
+/// model must have been fitted on: `docview` for `docview` and `blocks` (which keeps
+/// docview's page type); `None` for the cleaners without a hub-page model.
+pub fn typing_cleaner(cleaner: CleanerKind) -> Option<CleanerKind> {
+    match cleaner {
+        CleanerKind::DocView | CleanerKind::Blocks => Some(CleanerKind::DocView),
+        _ => None,
+    }
+}
 
 /// A trained hub-page model.
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
 #[serde(deny_unknown_fields)]
 pub struct HubModel {
+    /// The cleaner whose output the features were taken from ([`typing_cleaner`]); a cleaner
+    /// uses only a model fitted on the output it types its pages on.
+    pub cleaner: String,
     /// How the model was trained: data, labels, learner.
     pub protocol: String,
     /// Feature names, in the order of the vectors below ([`PageFeatures::NAMES`]).
@@ -49,6 +65,13 @@ pub enum HubModelError {
         "the hub-page model has features {found:?}; this build expects {expected:?} with one mean, scale and weight each"
     )]
     Shape { found: Vec<String>, expected: Vec<String> },
+    #[error(
+        "the hub-page model was fitted on the output of the {model} cleaner, but {cleaner} types pages on \
+         {typed_on}'s; train one with `indexer eval page-types --write-model FILE`"
+    )]
+    OtherCleaner { model: String, cleaner: String, typed_on: String },
+    #[error("the {cleaner} cleaner has no hub-page model; set page_type.hub_model to off")]
+    NoModel { cleaner: String },
 }
 
 /// The learner's settings, fixed before any measurement (not tuned): a mild L2 penalty for a
@@ -72,25 +95,37 @@ impl HubModel {
         Ok(model)
     }
 
-    /// The model in `path`, or the built-in one when `path` is `None`.
-    pub fn load(path: Option<&std::path::Path>) -> Result<HubModel, HubModelError> {
-        match path {
-            None => HubModel::from_json(DEFAULT_MODEL_JSON),
-            Some(path) => HubModel::from_json(&std::fs::read_to_string(path)?),
+    /// The model in `path`, or the built-in one when `path` is `None`, for `cleaner`: it must
+    /// have been fitted on the output `cleaner` types its pages on ([`typing_cleaner`]).
+    pub fn load(path: Option<&std::path::Path>, cleaner: CleanerKind) -> Result<HubModel, HubModelError> {
+        let typed_on =
+            typing_cleaner(cleaner).ok_or_else(|| HubModelError::NoModel { cleaner: cleaner.name().into() })?;
+        let model = match path {
+            None => HubModel::from_json(DEFAULT_MODEL_JSON)?,
+            Some(path) => HubModel::from_json(&std::fs::read_to_string(path)?)?,
+        };
+        if model.cleaner != typed_on.name() {
+            return Err(HubModelError::OtherCleaner {
+                model: model.cleaner,
+                cleaner: cleaner.name().into(),
+                typed_on: typed_on.name().into(),
+            });
         }
+        Ok(model)
     }
 
     pub fn to_json(&self) -> String {
         serde_json::to_string_pretty(self).expect("a model serialises") + "\n"
     }
 
-    /// Fits a model to `examples` (features, is a hub) with the fixed learner settings; a page
-    /// is a hub when its probability is at least `threshold` (`indexer eval page-types` chooses
-    /// it by cross-validation).
-    pub fn fit(examples: &[(PageFeatures, bool)], threshold: f64, protocol: String) -> HubModel {
+    /// Fits a model to `examples` (features of `cleaner`'s output, is a hub: `cleaner` is a
+    /// [`typing_cleaner`]) with the fixed learner settings; a page is a hub when its probability is at least `threshold`
+    /// (`indexer eval page-types` chooses it by cross-validation).
+    pub fn fit(examples: &[(PageFeatures, bool)], threshold: f64, cleaner: CleanerKind, protocol: String) -> HubModel {
         let data: Vec<(Vec<f64>, bool)> = examples.iter().map(|(f, hub)| (f.model_inputs(), *hub)).collect();
         let fit = fit_logistic_regression(&data, L2, EPOCHS, LEARNING_RATE);
         HubModel {
+            cleaner: cleaner.name().to_string(),
             protocol,
             features: PageFeatures::NAMES.iter().map(|s| s.to_string()).collect(),
             mean: fit.mean,

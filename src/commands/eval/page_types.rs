@@ -15,7 +15,7 @@ pub struct EvalPageTypesArgs {
     /// At most this many pages per training set (the first by file name): a short run.
     #[arg(long, value_name = "N")]
     pub max_pages: Option<usize>,
-    /// Write the model fitted on every page of the fit set here (JSON); to ship it, write it
+    /// Write the model fitted on every page of the fit sets here (JSON); to ship it, write it
     /// over src/clean/page_type/hub-model.json and rebuild.
     #[arg(long, value_name = "FILE")]
     pub write_model: Option<PathBuf>,
