@@ -215,46 +215,14 @@ fn fit(pages: &[&BlockPage], config: &BlocksConfig, protocol: String) -> Result<
     let vocabulary = vocabulary(&pages, config.vocabulary_size);
     let names = feature_names(&vocabulary);
     let width = names.len();
-    // (rows, labels, weights) per page.
-    let per_page: Vec<(Vec<f64>, Vec<f64>, Vec<f64>)> = pages
+    let per_page: Vec<Examples> = pages
         .par_iter()
         .map(|page| {
             let rows = page.rows(&vocabulary);
-            let tokens = |b: usize| page.bags[b].iter().map(|&(_, c)| c as f64).sum::<f64>();
-            let page_tokens: f64 = (0..page.blocks.len()).filter(|&b| page.labels[b].is_some()).map(tokens).sum();
-            let mut x = Vec::new();
-            let mut y = Vec::new();
-            let mut w = Vec::new();
-            for (b, label) in page.labels.iter().enumerate() {
-                if let Some(label) = label {
-                    x.extend_from_slice(&rows[b * width..(b + 1) * width]);
-                    y.push(if *label { 1.0 } else { 0.0 });
-                    w.push(tokens(b) / page_tokens.max(1.0));
-                }
-            }
-            (x, y, w)
+            page.examples(|b, out| out.extend_from_slice(&rows[b * width..(b + 1) * width]))
         })
         .collect();
-    let examples: usize = per_page.iter().map(|(_, y, _)| y.len()).sum();
-    if examples == 0 {
-        return Err(CleanEvalError { path: "training sets".into(), message: "no labelled block to train on".into() });
-    }
-    // Column-major, as the learner reads it; weights scaled to average 1.
-    let scale = examples as f64 / pages.len().max(1) as f64;
-    let mut data = vec![0.0; examples * width];
-    let mut labels = Vec::with_capacity(examples);
-    let mut sample_weights = Vec::with_capacity(examples);
-    for (x, y, w) in &per_page {
-        for (r, row) in x.chunks(width).enumerate() {
-            let at = labels.len();
-            for (f, &v) in row.iter().enumerate() {
-                data[f * examples + at] = v;
-            }
-            labels.push(y[r]);
-            sample_weights.push(w[r] * scale);
-        }
-    }
-    let (base_score, trees) = boost(&data, examples, width, &labels, &sample_weights, config)?;
+    let (base_score, trees) = boost_examples(&per_page, width, config)?;
     Ok(BlockModel {
         protocol,
         vocabulary,
@@ -262,9 +230,65 @@ fn fit(pages: &[&BlockPage], config: &BlocksConfig, protocol: String) -> Result<
         base_score,
         trees,
         threshold: 0.5,
-        examples,
-        positives: labels.iter().filter(|&&y| y > 0.5).count(),
+        examples: per_page.iter().map(|e| e.labels.len()).sum(),
+        positives: per_page.iter().flat_map(|e| &e.labels).filter(|&&y| y > 0.5).count(),
     })
+}
+
+/// One page's labelled blocks as training examples.
+struct Examples {
+    /// The blocks' feature rows, one after another.
+    rows: Vec<f64>,
+    /// 1 for content, 0 for noise.
+    labels: Vec<f64>,
+    /// Each block's share of the page's labelled tokens, so that a page weighs the same
+    /// whatever the number of its blocks.
+    weights: Vec<f64>,
+}
+
+impl BlockPage {
+    /// The page's labelled blocks as examples; `row(b, out)` appends block `b`'s features.
+    fn examples(&self, mut row: impl FnMut(usize, &mut Vec<f64>)) -> Examples {
+        let tokens = |b: usize| self.bags[b].iter().map(|&(_, c)| c as f64).sum::<f64>();
+        let page_tokens: f64 = (0..self.blocks.len()).filter(|&b| self.labels[b].is_some()).map(tokens).sum();
+        let mut examples = Examples { rows: Vec::new(), labels: Vec::new(), weights: Vec::new() };
+        for (b, label) in self.labels.iter().enumerate() {
+            if let Some(label) = label {
+                row(b, &mut examples.rows);
+                examples.labels.push(if *label { 1.0 } else { 0.0 });
+                examples.weights.push(tokens(b) / page_tokens.max(1.0));
+            }
+        }
+        examples
+    }
+}
+
+/// Gradient-boosted trees on the examples of several pages, `width` features each: laid out
+/// column-major, as the learner reads them, with the weights scaled to average 1 per page.
+fn boost_examples(
+    per_page: &[Examples],
+    width: usize,
+    config: &BlocksConfig,
+) -> Result<(f64, Vec<Tree>), CleanEvalError> {
+    let examples: usize = per_page.iter().map(|e| e.labels.len()).sum();
+    if examples == 0 {
+        return Err(CleanEvalError { path: "training sets".into(), message: "no labelled block to train on".into() });
+    }
+    let scale = examples as f64 / per_page.len() as f64;
+    let mut data = vec![0.0; examples * width];
+    let mut labels = Vec::with_capacity(examples);
+    let mut weights = Vec::with_capacity(examples);
+    for page in per_page {
+        for (r, row) in page.rows.chunks(width).enumerate() {
+            let at = labels.len();
+            for (f, &v) in row.iter().enumerate() {
+                data[f * examples + at] = v;
+            }
+            labels.push(page.labels[r]);
+            weights.push(page.weights[r] * scale);
+        }
+    }
+    boost(&data, examples, width, &labels, &weights, config)
 }
 
 /// Gradient-boosted trees on a column-major matrix of `rows` × `width`, copied into the

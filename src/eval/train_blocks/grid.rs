@@ -194,41 +194,17 @@ impl Design<'_> {
     fn fit(&self, train: &[usize], config: &BlocksConfig) -> Result<Fitted, CleanEvalError> {
         let train: Vec<usize> = train.iter().copied().filter(|&i| self.pages[i].trainable).collect();
         let width = self.width();
-        let per_page: Vec<(Vec<f64>, Vec<f64>, Vec<f64>)> = train
+        let per_page: Vec<Examples> = train
             .par_iter()
             .map(|&i| {
-                let page = &self.pages[i];
-                let tokens = |b: usize| page.bags[b].iter().map(|&(_, c)| c as f64).sum::<f64>();
-                let page_tokens: f64 = (0..page.blocks.len()).filter(|&b| page.labels[b].is_some()).map(tokens).sum();
-                let (mut x, mut y, mut w) = (Vec::new(), Vec::new(), Vec::new());
                 let mut row = Vec::with_capacity(width);
-                for (b, label) in page.labels.iter().enumerate() {
-                    if let Some(label) = label {
-                        self.row(i, b, &mut row);
-                        x.extend_from_slice(&row);
-                        y.push(if *label { 1.0 } else { 0.0 });
-                        w.push(tokens(b) / page_tokens.max(1.0));
-                    }
-                }
-                (x, y, w)
+                self.pages[i].examples(|b, out| {
+                    self.row(i, b, &mut row);
+                    out.extend_from_slice(&row);
+                })
             })
             .collect();
-        let examples: usize = per_page.iter().map(|(_, y, _)| y.len()).sum();
-        let scale = examples as f64 / train.len().max(1) as f64;
-        let mut data = vec![0.0; examples * width];
-        let mut labels = Vec::with_capacity(examples);
-        let mut weights = Vec::with_capacity(examples);
-        for (x, y, w) in &per_page {
-            for (r, row) in x.chunks(width).enumerate() {
-                let at = labels.len();
-                for (f, &v) in row.iter().enumerate() {
-                    data[f * examples + at] = v;
-                }
-                labels.push(y[r]);
-                weights.push(w[r] * scale);
-            }
-        }
-        let (base, trees) = boost(&data, examples, width, &labels, &weights, config)?;
+        let (base, trees) = boost_examples(&per_page, width, config)?;
         Ok(Fitted { base, trees })
     }
 
