@@ -261,15 +261,19 @@ fn thresholds_from_other_folds(pages: &[BlockPage], probability: &[Vec<f64>], fo
         .collect()
 }
 
+/// A variant's row of the report (held-out F1 per set at `thresholds`), also told to `progress`.
 fn row_of(
     variant: String,
     pages: &[BlockPage],
     probability: &[Vec<f64>],
     thresholds: Vec<f64>,
     sets: usize,
+    progress: &impl Fn(&str),
 ) -> GridRow {
     let f1 = held_out_f1(pages, probability, &thresholds, sets);
-    GridRow { variant, mean: mean(&f1), f1, thresholds }
+    let row = GridRow { variant, mean: mean(&f1), f1, thresholds };
+    progress(&format!("{} | {} | {:?}", row.variant, fmt_row(&row.f1), row.thresholds));
+    row
 }
 
 /// Runs the grid of `spec` on `sets` (module documentation); `progress` hears each row.
@@ -335,9 +339,7 @@ pub fn grid_blocks(
         for (c, &k) in checkpoints.iter().enumerate() {
             if spec.trees.contains(&k) {
                 let thresholds = thresholds_from_other_folds(&pages, &out_of_fold[c], folds, n_sets);
-                let row = row_of(setting.name(k), &pages, &out_of_fold[c], thresholds, n_sets);
-                progress(&format!("{} | {} | {:?}", row.variant, fmt_row(&row.f1), row.thresholds));
-                rows.push(row);
+                rows.push(row_of(setting.name(k), &pages, &out_of_fold[c], thresholds, n_sets, &progress));
             }
             if *setting == base && k == config.blocks.trees {
                 base_out_of_fold = Some(out_of_fold[c].clone());
@@ -400,15 +402,14 @@ fn stack(
         })
         .collect();
     let setting = GridSetting::of(learner);
-    let row = row_of(
+    rows.push(row_of(
         format!("{} (threshold by train-blocks' inner model)", setting.name(learner.trees)),
         pages,
         &stage1,
         inner_thresholds,
         n_sets,
-    );
-    progress(&format!("{} | {} | {:?}", row.variant, fmt_row(&row.f1), row.thresholds));
-    rows.push(row);
+        progress,
+    ));
     let mut stage2: Vec<Vec<f64>> = vec![Vec::new(); pages.len()];
     for f in 0..folds {
         let context: Vec<Vec<f64>> = pages
@@ -431,15 +432,14 @@ fn stack(
         progress(&format!("stacking: second stage without fold {f} fitted"));
     }
     let thresholds = thresholds_from_other_folds(pages, &stage2, folds, n_sets);
-    let row = row_of(
+    rows.push(row_of(
         format!("stacked: {} + context of the first stage", setting.name(learner.trees)),
         pages,
         &stage2,
         thresholds,
         n_sets,
-    );
-    progress(&format!("{} | {} | {:?}", row.variant, fmt_row(&row.f1), row.thresholds));
-    rows.push(row);
+        progress,
+    ));
     Ok(rows)
 }
 
