@@ -492,8 +492,11 @@ pub struct BlocksReport {
     pub cross_validated_precision: Vec<f64>,
     pub cross_validated_recall: Vec<f64>,
     pub fold_results: Vec<BlocksFold>,
-    /// The shipped model's threshold (chosen on the out-of-fold probabilities), its examples.
+    /// The shipped model's threshold (chosen on the out-of-fold probabilities: the second
+    /// stage's when stacked), its examples.
     pub threshold: f64,
+    /// The second stage's trees, when stacked.
+    pub second_stage_trees: Option<usize>,
     pub examples: usize,
     pub positives: usize,
     pub trees: usize,
@@ -720,7 +723,8 @@ pub fn train_blocks(
         cross_validated_precision: per_set(|s| s.precision),
         cross_validated_recall: per_set(|s| s.recall),
         fold_results,
-        threshold,
+        threshold: model.threshold,
+        second_stage_trees: model.stage2.as_ref().map(|s| s.trees.len()),
         examples: model.examples,
         positives: model.positives,
         trees: model.trees.len(),
@@ -763,9 +767,13 @@ pub fn blocks_markdown(report: &BlocksReport, command: &str) -> String {
     }
     let _ = writeln!(
         md,
-        "\nShipped model: {} trees over {} blocks ({} content), threshold {} (chosen on the out-of-fold \
+        "\nShipped model: {} trees{} over {} blocks ({} content), threshold {} (chosen on the out-of-fold \
          probabilities).",
-        report.trees, report.examples, report.positives, report.threshold
+        report.trees,
+        report.second_stage_trees.map(|n| format!(" and a stacked second stage of {n}")).unwrap_or_default(),
+        report.examples,
+        report.positives,
+        report.threshold
     );
     md
 }
@@ -877,7 +885,7 @@ mod tests {
             ..Config::default()
         };
         let (model, report) = train_blocks(&sets, &config, None, false, |_| {}).unwrap();
-        assert!(model.stage2.is_none());
+        assert!(model.stage2.is_none() && report.second_stage_trees.is_none());
         assert_eq!(report.set_pages, vec![12]);
         assert_eq!(report.untrainable_pages, vec![1]);
         assert_eq!(report.fold_results.iter().map(|f| f.pages).sum::<usize>(), 12);
@@ -908,6 +916,8 @@ mod tests {
         assert_eq!(report.fold_results.iter().map(|f| f.pages).sum::<usize>(), 12);
         let stage2 = model.stage2.as_ref().expect("a second stage");
         assert_eq!(stage2.trees.len(), 30);
+        assert_eq!((report.second_stage_trees, report.threshold), (Some(30), model.threshold));
+        assert!(blocks_markdown(&report, "test").contains("stacked second stage of 30"));
         assert!(THRESHOLDS.contains(&model.threshold));
         assert!(model.protocol.contains("Stacked"), "{}", model.protocol);
         let path = dir.path().join("stacked.json");

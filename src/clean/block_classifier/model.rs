@@ -137,9 +137,9 @@ pub enum ModelError {
     )]
     Depth(usize, usize),
     #[error(
-        "the block model's second stage has context features that do not match this build's ({found} found, {expected} expected)"
+        "the block model's second stage has context features that do not match this build's ({0}); retrain with `indexer eval train-blocks --stacking`"
     )]
-    ContextFeatures { found: usize, expected: usize },
+    ContextFeatures(String),
     #[error("the block model's second-stage tree {0} is malformed (an index out of range or pointing backwards)")]
     SecondStageTree(usize),
     #[error(
@@ -171,10 +171,12 @@ impl BlockModel {
         if let Some(stage2) = &model.stage2 {
             let context = SecondStage::context_feature_names();
             if stage2.context_features != context {
-                return Err(ModelError::ContextFeatures {
-                    found: stage2.context_features.len(),
-                    expected: context.len(),
-                });
+                let found = &stage2.context_features;
+                let what = match found.iter().zip(&context).find(|(f, e)| f != e) {
+                    Some((f, e)) => format!("`{f}` where this build has `{e}`"),
+                    None => format!("{} found, {} expected", found.len(), context.len()),
+                };
+                return Err(ModelError::ContextFeatures(what));
             }
             let width = expected.len() + context.len();
             if let Some(bad) = stage2.trees.iter().position(|t| !t.is_well_formed(width)) {
@@ -470,7 +472,7 @@ mod tests {
 
         let mut broken = stacked.clone();
         broken.stage2.as_mut().unwrap().context_features.pop();
-        assert!(matches!(BlockModel::from_json(&broken.to_json()), Err(ModelError::ContextFeatures { .. })));
+        assert!(matches!(BlockModel::from_json(&broken.to_json()), Err(ModelError::ContextFeatures(_))));
         let mut broken = stacked.clone();
         broken.stage2.as_mut().unwrap().trees[0].feature[0] = width as i32;
         assert!(matches!(BlockModel::from_json(&broken.to_json()), Err(ModelError::SecondStageTree(0))));
