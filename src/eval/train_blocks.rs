@@ -24,6 +24,15 @@
 //!   on all other folds scores the fold's pages with it. Cross-validated F1 pools the folds.
 //! - Shipped model: fitted on every training page; its threshold is the grid value with the
 //!   best mean F1 over the out-of-fold probabilities of the cross-validation.
+//! - Stacked (`--stacking`): the shipped first stage as above; a second stage, same learner
+//!   settings, on the block features plus [`context_features`] of the first stage's
+//!   out-of-fold probabilities of the cross-validation (as the cleaner's first stage reads a
+//!   page it was not fitted on), fitted on every training page. Its threshold: the grid value
+//!   with the best mean F1 over the second stage's out-of-fold probabilities, each fold read
+//!   by a second stage fitted on the other folds (whose rows' first-stage probabilities came
+//!   from fits that did see that fold: a little less strictly held out than the grid's
+//!   pairwise first stages, `grid.rs`). The report's cross-validated F1 stays the first
+//!   stage's; the grid's stacked row is the second stage's cross-validated figure.
 
 mod grid;
 
