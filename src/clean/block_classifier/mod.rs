@@ -26,7 +26,7 @@ mod model;
 
 pub use context::{CONTEXT_FEATURES, context_features};
 pub use features::{PageFeatures, block_features, blocks, feature_names, vocabulary_word};
-pub use model::{BlockModel, DEFAULT_MODEL_JSON, Forest, MAX_DEPTH, ModelError, Tree};
+pub use model::{BlockModel, DEFAULT_MODEL_JSON, Forest, MAX_DEPTH, ModelError, SecondStage, Tree, probability};
 
 use super::{BlockWeights, Layout, TopicContent};
 use crate::tagtree::{NodeId, TagTree};
@@ -43,23 +43,47 @@ pub fn has_support(tree: &TagTree, min_page_terms: usize) -> bool {
     tree.nodes[TagTree::ROOT].subtree.terms >= min_page_terms
 }
 
-/// A block model ready to judge pages: the model and its trees laid out for prediction.
+/// A block model ready to judge pages: the model and its trees (and its second stage's, when
+/// stacked) laid out for prediction.
 #[derive(Debug, Clone)]
 pub struct BlockClassifier {
     pub model: BlockModel,
     forest: Forest,
+    second_stage: Option<Forest>,
 }
 
 impl BlockClassifier {
     pub fn new(model: BlockModel) -> BlockClassifier {
         let forest = Forest::of(&model);
-        BlockClassifier { model, forest }
+        let second_stage = Forest::of_second_stage(&model);
+        BlockClassifier { model, forest, second_stage }
     }
 }
 
 /// Feature rows held at once: a page's blocks are judged in batches of this many, so that a
 /// page of many thousand blocks does not hold all its rows (a bound on memory, not tuned).
 const ROWS_AT_ONCE: usize = 256;
+
+/// The log-odds `forest` gives `blocks` (indices into the page's blocks), their rows of
+/// `width` filled by `fill_row` and judged [`ROWS_AT_ONCE`] at a time
+/// (`Forest::log_odds_of_rows`).
+fn log_odds_of_blocks(
+    blocks: &[usize],
+    width: usize,
+    forest: &Forest,
+    fill_row: impl Fn(usize, &mut [f64]),
+) -> Vec<f64> {
+    let mut rows = vec![0.0; blocks.len().min(ROWS_AT_ONCE) * width];
+    let mut log_odds = vec![0.0; blocks.len()];
+    for (chunk, out) in blocks.chunks(ROWS_AT_ONCE).zip(log_odds.chunks_mut(ROWS_AT_ONCE)) {
+        let rows = &mut rows[..chunk.len() * width];
+        for (&b, row) in chunk.iter().zip(rows.chunks_exact_mut(width)) {
+            fill_row(b, row);
+        }
+        forest.log_odds_of_rows(rows, width, out);
+    }
+    log_odds
+}
 
 /// The topic content the classifier keeps, from the `docview` cleaner's `docview` of the same
 /// tree read with the same `layout`.
@@ -73,19 +97,27 @@ pub fn clean_blocks(
 ) -> TopicContent {
     let ids = blocks(tree);
     let page = PageFeatures::new(tree, layout, weights, docview, &classifier.model.vocabulary, &ids);
-    // The rows of the blocks the model judges, judged [`ROWS_AT_ONCE`] at a time
-    // (`Forest::log_odds_of_rows`).
     let judged: Vec<usize> = (0..ids.len()).filter(|&b| !is_bare_headline(tree, layout, ids[b])).collect();
     let width = page.width();
-    let mut rows = vec![0.0; judged.len().min(ROWS_AT_ONCE) * width];
-    let mut log_odds = vec![0.0; judged.len()];
-    for (chunk, out) in judged.chunks(ROWS_AT_ONCE).zip(log_odds.chunks_mut(ROWS_AT_ONCE)) {
-        let rows = &mut rows[..chunk.len() * width];
-        for (&b, row) in chunk.iter().zip(rows.chunks_exact_mut(width)) {
-            page.fill_row(b, row);
+    let log_odds = match &classifier.second_stage {
+        None => log_odds_of_blocks(&judged, width, &classifier.forest, |b, row| page.fill_row(b, row)),
+        Some(second_stage) => {
+            // Stacked (`context`): the first stage reads every block, as in training, then the
+            // second reads each judged block's features followed by its context.
+            let every: Vec<usize> = (0..ids.len()).collect();
+            let stage1: Vec<f64> =
+                log_odds_of_blocks(&every, width, &classifier.forest, |b, row| page.fill_row(b, row))
+                    .into_iter()
+                    .map(model::probability)
+                    .collect();
+            let context = context_features(tree, &ids, &stage1);
+            let c = CONTEXT_FEATURES.len();
+            log_odds_of_blocks(&judged, width + c, second_stage, |b, row| {
+                page.fill_row(b, &mut row[..width]);
+                row[width..].copy_from_slice(&context[b * c..(b + 1) * c]);
+            })
         }
-        classifier.forest.log_odds_of_rows(rows, width, out);
-    }
+    };
     let mut judgements = judged.iter().zip(&log_odds).peekable();
     let mut kept: Vec<NodeId> = Vec::with_capacity(ids.len());
     for (b, &id) in ids.iter().enumerate() {
@@ -130,6 +162,7 @@ mod tests {
             threshold: 0.5,
             examples: 0,
             positives: 0,
+            stage2: None,
         }
     }
 
@@ -157,6 +190,45 @@ mod tests {
         );
         assert_eq!(content.nodes, docview.nodes);
         assert_eq!(content.page_type, docview.page_type);
+    }
+
+    #[test]
+    fn a_second_stage_that_copies_the_first_keeps_what_the_first_keeps() {
+        let config = Config::default();
+        let tree = TagTree::with_default_config(PAGE);
+        let layout = Layout::of(&tree, &config.layout);
+        let weights = block_weights(&tree, &config.block_weight);
+        let docview = clean_page(&tree, &layout, &weights, CleanerKind::DocView, &config);
+        let one_stage = stump("link_density", 0.5, false);
+        let clean = |model: BlockModel| {
+            clean_blocks(&tree, &layout, &weights, &docview, &BlockClassifier::new(model), 0.5).nodes
+        };
+        let expected = clean(one_stage.clone());
+        // A second stage that splits on the first stage's own probability at 0.5.
+        let stage1_column = one_stage.features.len() as i32;
+        let copy = Tree {
+            feature: vec![stage1_column, -1, -1],
+            threshold: vec![0.5, 0.0, 0.0],
+            left: vec![1, 0, 0],
+            right: vec![2, 0, 0],
+            value: vec![0.0, -5.0, 5.0],
+        };
+        let mut stacked = one_stage.clone();
+        stacked.stage2 = Some(SecondStage {
+            context_features: SecondStage::context_feature_names(),
+            base_score: 0.0,
+            trees: vec![copy],
+        });
+        assert_eq!(clean(stacked.clone()), expected);
+        // One that reads a context feature: a block is kept when the page's best block is
+        // likely content, so every judged block is.
+        let page_max =
+            (one_stage.features.len() + CONTEXT_FEATURES.iter().position(|&n| n == "stage1_page_max").unwrap()) as i32;
+        stacked.stage2.as_mut().unwrap().trees[0].feature[0] = page_max;
+        let all = clean(stacked);
+        assert!(all.len() > expected.len(), "{all:?} against {expected:?}");
+        let text = TopicContent::new(&tree, &layout, docview.page_type, all).text(&tree);
+        assert!(text.contains("Sports") && text.contains("Another region"), "{text}");
     }
 
     #[test]

@@ -7,6 +7,7 @@
 
 use serde::{Deserialize, Serialize};
 
+use super::context::CONTEXT_FEATURES;
 use super::features::feature_names;
 
 /// The built-in model, trained by `indexer eval train-blocks` (see its `protocol`).
@@ -85,6 +86,37 @@ pub struct BlockModel {
     /// Training examples (blocks) and how many were content.
     pub examples: usize,
     pub positives: usize,
+    /// A stacked second stage, when trained with `--stacking`: it reads the block features
+    /// followed by the context features of the first stage's probabilities, and
+    /// [`BlockModel::threshold`] applies to its probability. A file without it is a
+    /// one-stage model.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub stage2: Option<SecondStage>,
+}
+
+/// The second stage of a stacked model ([`super::context`]): trees over a row of the block
+/// features ([`BlockModel::features`]) followed by the context features
+/// ([`SecondStage::context_features`]).
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct SecondStage {
+    /// The context feature names, in vector order ([`CONTEXT_FEATURES`]).
+    pub context_features: Vec<String>,
+    /// Log-odds before the first tree.
+    pub base_score: f64,
+    pub trees: Vec<Tree>,
+}
+
+impl SecondStage {
+    /// The context feature names of this build, as a second stage records them.
+    pub fn context_feature_names() -> Vec<String> {
+        CONTEXT_FEATURES.iter().map(|n| n.to_string()).collect()
+    }
+
+    /// The log-odds that the block of row `row` (block features, then context) is content.
+    pub fn log_odds(&self, row: &[f64]) -> f64 {
+        self.base_score + self.trees.iter().map(|t| t.predict(row)).sum::<f64>()
+    }
 }
 
 /// A model file that cannot be used.
@@ -104,6 +136,16 @@ pub enum ModelError {
         "the block model's tree {0} is {1} splits deep; at most {MAX_DEPTH} are supported (retrain with a smaller blocks.max_depth)"
     )]
     Depth(usize, usize),
+    #[error(
+        "the block model's second stage has context features that do not match this build's ({0}); retrain with `indexer eval train-blocks --stacking`"
+    )]
+    ContextFeatures(String),
+    #[error("the block model's second-stage tree {0} is malformed (an index out of range or pointing backwards)")]
+    SecondStageTree(usize),
+    #[error(
+        "the block model's second-stage tree {0} is {1} splits deep; at most {MAX_DEPTH} are supported (retrain with a smaller blocks.max_depth)"
+    )]
+    SecondStageDepth(usize, usize),
 }
 
 /// The deepest tree a model may hold: [`Forest`] lays each tree out complete (2^depth leaves).
@@ -125,6 +167,24 @@ impl BlockModel {
         }
         if let Some((bad, depth)) = model.trees.iter().map(Tree::depth).enumerate().find(|&(_, d)| d > MAX_DEPTH) {
             return Err(ModelError::Depth(bad, depth));
+        }
+        if let Some(stage2) = &model.stage2 {
+            let context = SecondStage::context_feature_names();
+            if stage2.context_features != context {
+                let found = &stage2.context_features;
+                let what = match found.iter().zip(&context).find(|(f, e)| f != e) {
+                    Some((f, e)) => format!("`{f}` where this build has `{e}`"),
+                    None => format!("{} found, {} expected", found.len(), context.len()),
+                };
+                return Err(ModelError::ContextFeatures(what));
+            }
+            let width = expected.len() + context.len();
+            if let Some(bad) = stage2.trees.iter().position(|t| !t.is_well_formed(width)) {
+                return Err(ModelError::SecondStageTree(bad));
+            }
+            if let Some((bad, depth)) = stage2.trees.iter().map(Tree::depth).enumerate().find(|&(_, d)| d > MAX_DEPTH) {
+                return Err(ModelError::SecondStageDepth(bad, depth));
+            }
         }
         Ok(model)
     }
@@ -181,9 +241,18 @@ impl Forest {
     /// The trees of a model read by [`BlockModel::from_json`] (well formed, at most
     /// [`MAX_DEPTH`] deep).
     pub fn of(model: &BlockModel) -> Forest {
-        let mut forest =
-            Forest { base_score: model.base_score, splits: Vec::new(), leaves: Vec::new(), trees: Vec::new() };
-        for tree in &model.trees {
+        Forest::of_trees(model.base_score, &model.trees)
+    }
+
+    /// The second stage of a model read by [`BlockModel::from_json`], when it has one.
+    pub fn of_second_stage(model: &BlockModel) -> Option<Forest> {
+        model.stage2.as_ref().map(|stage2| Forest::of_trees(stage2.base_score, &stage2.trees))
+    }
+
+    /// Trees checked as [`BlockModel::from_json`] checks them, after `base_score`.
+    fn of_trees(base_score: f64, trees: &[Tree]) -> Forest {
+        let mut forest = Forest { base_score, splits: Vec::new(), leaves: Vec::new(), trees: Vec::new() };
+        for tree in trees {
             let depth = tree.depth();
             let (split_start, leaf_start) = (forest.splits.len(), forest.leaves.len());
             forest.splits.resize(split_start + (1 << depth) - 1, Split { threshold: 0.0, feature: 0 });
@@ -370,5 +439,46 @@ mod tests {
         assert!(matches!(BlockModel::from_json(&broken.to_json()), Err(ModelError::Tree(0))));
         assert!(matches!(BlockModel::from_json("{"), Err(ModelError::Parse(_))));
         assert!(matches!(BlockModel::load("/nonexistent/block-model.json"), Err(ModelError::Read(_))));
+    }
+
+    #[test]
+    fn a_second_stage_is_optional_round_trips_and_a_broken_one_is_refused() {
+        let model = BlockModel::load("").unwrap();
+        assert!(model.stage2.is_none());
+        assert!(!model.to_json().contains("stage2"), "a one-stage model's file keeps its format");
+        let width = model.features.len() + CONTEXT_FEATURES.len();
+        let on_stage1 = Tree {
+            feature: vec![model.features.len() as i32, -1, -1],
+            threshold: vec![0.5, 0.0, 0.0],
+            left: vec![1, 0, 0],
+            right: vec![2, 0, 0],
+            value: vec![0.0, -3.0, 3.0],
+        };
+        let mut stacked = model.clone();
+        stacked.stage2 = Some(SecondStage {
+            context_features: SecondStage::context_feature_names(),
+            base_score: 0.25,
+            trees: vec![on_stage1],
+        });
+        let back = BlockModel::from_json(&stacked.to_json()).unwrap();
+        assert_eq!(back, stacked);
+        let stage2 = back.stage2.as_ref().unwrap();
+        let mut row = vec![0.0; width];
+        row[model.features.len()] = 0.9;
+        assert_eq!(stage2.log_odds(&row), 3.25);
+        let forest = Forest::of_second_stage(&back).unwrap();
+        assert_eq!(forest.log_odds(&row).to_bits(), stage2.log_odds(&row).to_bits());
+        assert!(Forest::of_second_stage(&model).is_none());
+
+        let mut broken = stacked.clone();
+        broken.stage2.as_mut().unwrap().context_features.pop();
+        assert!(matches!(BlockModel::from_json(&broken.to_json()), Err(ModelError::ContextFeatures(_))));
+        let mut broken = stacked.clone();
+        broken.stage2.as_mut().unwrap().trees[0].feature[0] = width as i32;
+        assert!(matches!(BlockModel::from_json(&broken.to_json()), Err(ModelError::SecondStageTree(0))));
+        let unknown = stacked.to_json().replace("\"base_score\":0.25", "\"base_score\":0.25,\"bias\":1");
+        assert!(matches!(BlockModel::from_json(&unknown), Err(ModelError::Parse(_))));
+        let renamed = stacked.to_json().replace("\"context_features\"", "\"context\"");
+        assert!(matches!(BlockModel::from_json(&renamed), Err(ModelError::Parse(_))));
     }
 }

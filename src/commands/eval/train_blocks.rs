@@ -27,9 +27,12 @@ pub struct EvalTrainBlocksArgs {
     /// The tree counts scored for every grid setting (fewer trees are the first trees of one fit).
     #[arg(long, value_name = "N,...", value_delimiter = ',', default_value = "150,300,600")]
     pub grid_trees: Vec<usize>,
-    /// With the grid (or alone): also a stacked second stage at the [blocks] settings, reading
-    /// the first stage's out-of-fold probabilities of the block's neighbours, ancestors,
-    /// siblings and page.
+    /// A stacked second stage at the [blocks] settings, reading the first stage's out-of-fold
+    /// probabilities of the block's neighbours, ancestors, siblings and page. With --out (and
+    /// no --grid): train and write a stacked model (the first stage fitted on every page, the
+    /// second on rows carrying the cross-validation's out-of-fold first-stage probabilities,
+    /// the threshold chosen on the second stage's out-of-fold probabilities). With --grid, or
+    /// without --out: compare it with the one-stage model in the grid report.
     #[arg(long)]
     pub stacking: bool,
 }
@@ -48,7 +51,7 @@ pub fn run(args: EvalTrainBlocksArgs) -> Result<ExitCode> {
     let progress = |step: &str| {
         let _ = writeln!(std::io::stderr().lock(), "[{:>5.0} s] {step}", started.elapsed().as_secs_f64());
     };
-    if !args.grid.is_empty() || args.stacking {
+    if !args.grid.is_empty() || (args.stacking && args.out.is_none()) {
         let spec = GridSpec { settings: args.grid, trees: args.grid_trees, stacking: args.stacking };
         let report = grid_blocks(&eval_config.training_sets, &config, &spec, args.max_pages, progress)?;
         write_grid_report(&report, &out, &command_line())?;
@@ -57,7 +60,7 @@ pub fn run(args: EvalTrainBlocksArgs) -> Result<ExitCode> {
         return Ok(ExitCode::SUCCESS);
     }
     let model_out = args.out.context("--out FILE is needed to train")?;
-    let (model, report) = train_blocks(&eval_config.training_sets, &config, args.max_pages, progress)?;
+    let (model, report) = train_blocks(&eval_config.training_sets, &config, args.max_pages, args.stacking, progress)?;
     let mean = |f1: &[f64]| f1.iter().sum::<f64>() / f1.len().max(1) as f64;
     let rounded = |f1: &[f64]| f1.iter().map(|f| (f * 10_000.0).round() / 10_000.0).collect::<Vec<_>>();
     outln!("sets: {}", report.sets.join(", "));
@@ -70,8 +73,9 @@ pub fn run(args: EvalTrainBlocksArgs) -> Result<ExitCode> {
     std::fs::write(&model_out, model.to_json()).with_context(|| format!("writing {}", model_out.display()))?;
     write_blocks_report(&report, &out, &command_line())?;
     outln!(
-        "{} trees over {} blocks ({} content), threshold {}; wrote {} and {} ({:.0} s)",
+        "{} trees{} over {} blocks ({} content), threshold {}; wrote {} and {} ({:.0} s)",
         model.trees.len(),
+        model.stage2.as_ref().map(|s| format!(" and a second stage of {}", s.trees.len())).unwrap_or_default(),
         model.examples,
         model.positives,
         model.threshold,

@@ -502,7 +502,7 @@ mod tests {
             blocks: BlocksConfig { trees: 5, folds: 3, min_leaf_weight: 0.1, ..BlocksConfig::default() },
             ..Config::default()
         };
-        let (_, trained) = train_blocks(&sets, &config, None, |_| {}).unwrap();
+        let (_, trained) = train_blocks(&sets, &config, None, false, |_| {}).unwrap();
         let spec = GridSpec {
             settings: vec![GridSetting { max_depth: 3, learning_rate: 0.1, min_leaf_weight: 0.1 }],
             trees: vec![2, 5],
