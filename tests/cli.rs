@@ -382,7 +382,7 @@ fn extract_writes_each_pages_topic_content_under_its_stem() {
         .assert()
         .success();
     let manifest = std::fs::read_to_string(out.path().join("manifest.tsv")).unwrap();
-    for (case, has_headline) in [("news-article", false), ("chinese-gbk", true), ("table-layout", false)] {
+    for (case, has_headline) in [("news-article", true), ("chinese-gbk", true), ("table-layout", false)] {
         let read = |dir: &std::path::Path| std::fs::read_to_string(dir.join(format!("{case}.txt"))).unwrap();
         let golden =
             std::fs::read_to_string(repo_path(&format!("tests/fixtures/clean/{case}/topic-blocks.txt"))).unwrap();
@@ -408,10 +408,10 @@ fn eval_clean_writes_the_configs_report_for_the_full_table_only() {
     std::fs::create_dir_all(&html).unwrap();
     std::fs::create_dir_all(&gold).unwrap();
     std::fs::copy(repo_path("tests/fixtures/pages/news-article.html"), html.join("news-article.html")).unwrap();
-    // The default cleaner's topic content of the page as gold (it holds no headline, as
-    // extract writes it by default).
+    // The default cleaner's topic content of the page as gold, without its headline (the
+    // first line), as extract writes it by default.
     let golden = std::fs::read_to_string(repo_path("tests/fixtures/clean/news-article/topic-blocks.txt")).unwrap();
-    let body = golden.split_once("\n\n").unwrap().1;
+    let body = golden.split_once("\n\n").unwrap().1.strip_prefix("Night trains return to the Alps\n").unwrap();
     std::fs::write(gold.join("news-article.txt"), body).unwrap();
     let config = dir.path().join("cleaning.toml");
     std::fs::write(&config, "report = \"table\"\n[[sets]]\nname = \"ours\"\nhtml = \"html\"\ngold = \"gold\"\n")

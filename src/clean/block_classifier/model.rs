@@ -443,9 +443,12 @@ mod tests {
 
     #[test]
     fn a_second_stage_is_optional_round_trips_and_a_broken_one_is_refused() {
-        let model = BlockModel::load("").unwrap();
-        assert!(model.stage2.is_none());
+        let mut model = BlockModel::load("").unwrap();
+        assert!(model.stage2.is_some(), "the shipped model is stacked");
+        // Its first stage alone: a one-stage model.
+        model.stage2 = None;
         assert!(!model.to_json().contains("stage2"), "a one-stage model's file keeps its format");
+        assert_eq!(BlockModel::from_json(&model.to_json()).unwrap(), model);
         let width = model.features.len() + CONTEXT_FEATURES.len();
         let on_stage1 = Tree {
             feature: vec![model.features.len() as i32, -1, -1],
