@@ -480,9 +480,10 @@ fn shorten(text: &str, max_chars: usize) -> String {
     }
 }
 
-/// How one build, or a set of shards, answers the steps of a search; [`search_with`] and
-/// [`rank_with`] put the steps together.
-pub(crate) trait Ranker {
+/// How one build ([`Collection`]), or a set of shard builds ([`Shards`]), answers the steps of
+/// a search; the provided methods (with [`search_with`] and [`rank_with`]) put the steps
+/// together, the same way for both.
+pub trait Ranker {
     fn settings(&self) -> &SearchSettings;
     /// The analyzed tokens of a text (repeats kept).
     fn analyze(&self, text: &str) -> Result<Vec<String>, SearchError>;
@@ -496,11 +497,47 @@ pub(crate) trait Ranker {
     ) -> Result<Vec<Candidate>, SearchError>;
     /// The stored DocView text of a candidate.
     fn record_text(&self, candidate: &Candidate) -> Result<String, SearchError>;
-    /// The share of the pages whose record (abstract index) has the word in a searched field
-    /// (the largest share over those fields).
-    fn page_share(&self, term: &str) -> Result<f64, SearchError>;
+    /// The pages of the abstract index, and how many of them have the word in each searched
+    /// field.
+    fn page_counts(&self, term: &str) -> Result<(u64, Vec<u64>), SearchError>;
     /// The result shown for a candidate.
     fn hit(&self, candidate: &Candidate, terms: &HashSet<String>) -> Result<SearchHit, SearchError>;
+
+    /// The share of the pages whose record (abstract index) has the word in a searched field
+    /// (the largest share over those fields).
+    fn page_share(&self, term: &str) -> Result<f64, SearchError> {
+        let (pages, counts) = self.page_counts(term)?;
+        Ok(counts.into_iter().max().map_or(0.0, |n| n as f64 / pages.max(1) as f64))
+    }
+
+    /// The terms `query` is searched for (analysed as the pages were): none when it is empty
+    /// or only stop words.
+    fn query_terms(&self, query: &str) -> Result<Vec<String>, SearchError> {
+        self.analyze(query)
+    }
+
+    /// The results of a search, ranked 1..=limit.
+    fn search_request(&self, query: &str, request: &SearchRequest) -> Result<Vec<SearchHit>, SearchError>
+    where
+        Self: Sized,
+    {
+        search_with(self, query, request)
+    }
+
+    /// The top `n` results for `query` among the pages of one content category (when
+    /// `category` is given), ranked 1..=n.
+    fn search_in_category(
+        &self,
+        query: &str,
+        choice: IndexChoice,
+        n: usize,
+        category: Option<&str>,
+    ) -> Result<Vec<SearchHit>, SearchError>
+    where
+        Self: Sized,
+    {
+        search_with(self, query, &SearchRequest { choice, limit: n, category, feedback: false })
+    }
 }
 
 /// The query's distinct terms, each of weight 1.
@@ -681,29 +718,6 @@ impl Collection {
         search_with(self, query, &SearchRequest::new(choice, n))
     }
 
-    /// The results of a search, ranked 1..=limit.
-    pub fn search_request(&self, query: &str, request: &SearchRequest) -> Result<Vec<SearchHit>, SearchError> {
-        search_with(self, query, request)
-    }
-
-    /// The terms `query` is searched for (analysed as the pages were): none when it is empty
-    /// or only stop words.
-    pub fn query_terms(&self, query: &str) -> Result<Vec<String>, SearchError> {
-        self.analyze(query)
-    }
-
-    /// The top `n` results for `query` among the pages of one content category (when
-    /// `category` is given), ranked 1..=n.
-    pub fn search_in_category(
-        &self,
-        query: &str,
-        choice: IndexChoice,
-        n: usize,
-        category: Option<&str>,
-    ) -> Result<Vec<SearchHit>, SearchError> {
-        search_with(self, query, &SearchRequest { choice, limit: n, category, feedback: false })
-    }
-
     /// The searcher of one index (for statistics and evaluation).
     pub fn searcher(&self, kind: IndexKind) -> Searcher {
         self.index(kind).reader.searcher()
@@ -733,9 +747,8 @@ impl Ranker for Collection {
         self.index(candidate.kind).record_text(candidate.address)
     }
 
-    fn page_share(&self, term: &str) -> Result<f64, SearchError> {
-        let (pages, counts) = self.abstract_index.page_counts(term)?;
-        Ok(counts.into_iter().max().map_or(0.0, |n| n as f64 / pages.max(1) as f64))
+    fn page_counts(&self, term: &str) -> Result<(u64, Vec<u64>), SearchError> {
+        self.abstract_index.page_counts(term)
     }
 
     fn hit(&self, candidate: &Candidate, terms: &HashSet<String>) -> Result<SearchHit, SearchError> {
@@ -793,8 +806,8 @@ mod tests {
         fn record_text(&self, candidate: &Candidate) -> Result<String, SearchError> {
             Ok(["tide every every", "moon every", "salt every"][candidate.address.doc_id as usize].to_string())
         }
-        fn page_share(&self, term: &str) -> Result<f64, SearchError> {
-            Ok(if term == "every" { 1.0 } else { 1.0 / 3.0 })
+        fn page_counts(&self, term: &str) -> Result<(u64, Vec<u64>), SearchError> {
+            Ok((3, vec![if term == "every" { 3 } else { 1 }]))
         }
         fn hit(&self, _: &Candidate, _: &HashSet<String>) -> Result<SearchHit, SearchError> {
             unreachable!("ranking only")
