@@ -480,6 +480,16 @@ fn shorten(text: &str, max_chars: usize) -> String {
     }
 }
 
+/// What [`Ranker::rank`] is asked for: the top `limit` pages of the `kind` index for weighted
+/// `terms`, among the pages of one content category when `category` is given.
+#[derive(Debug, Clone, Copy)]
+pub struct IndexRanking<'a> {
+    pub kind: IndexKind,
+    pub terms: &'a [(String, f32)],
+    pub limit: usize,
+    pub category: Option<&'a str>,
+}
+
 /// How one build ([`Collection`]), or a set of shard builds ([`Shards`]), answers the steps of
 /// a search; the provided methods (with [`search_with`] and [`rank_with`]) put the steps
 /// together, the same way for both.
@@ -487,14 +497,8 @@ pub trait Ranker {
     fn settings(&self) -> &SearchSettings;
     /// The analyzed tokens of a text (repeats kept).
     fn analyze(&self, text: &str) -> Result<Vec<String>, SearchError>;
-    /// The top `limit` pages of one index for weighted terms.
-    fn rank(
-        &self,
-        kind: IndexKind,
-        terms: &[(String, f32)],
-        limit: usize,
-        category: Option<&str>,
-    ) -> Result<Vec<Candidate>, SearchError>;
+    /// The top pages of one index for weighted terms.
+    fn rank(&self, request: IndexRanking) -> Result<Vec<Candidate>, SearchError>;
     /// The stored DocView text of a candidate.
     fn record_text(&self, candidate: &Candidate) -> Result<String, SearchError>;
     /// The pages of the abstract index, and how many of them have the word in each searched
@@ -624,14 +628,15 @@ fn rank_choice(
     limit: usize,
     category: Option<&str>,
 ) -> Result<Vec<Candidate>, SearchError> {
+    let ranking = |kind, limit| IndexRanking { kind, terms, limit, category };
     match choice {
-        IndexChoice::Abstract => ranker.rank(IndexKind::Abstract, terms, limit, category),
-        IndexChoice::Fulltext => ranker.rank(IndexKind::Fulltext, terms, limit, category),
+        IndexChoice::Abstract => ranker.rank(ranking(IndexKind::Abstract, limit)),
+        IndexChoice::Fulltext => ranker.rank(ranking(IndexKind::Fulltext, limit)),
         IndexChoice::Tiered => {
             let tiered = &ranker.settings().tiered;
             let depth = limit.max(tiered.depth);
-            let abstract_hits = ranker.rank(IndexKind::Abstract, terms, depth, category)?;
-            let fulltext_hits = ranker.rank(IndexKind::Fulltext, terms, depth, category)?;
+            let abstract_hits = ranker.rank(ranking(IndexKind::Abstract, depth))?;
+            let fulltext_hits = ranker.rank(ranking(IndexKind::Fulltext, depth))?;
             Ok(fuse(&abstract_hits, &fulltext_hits, tiered, limit))
         }
     }
@@ -733,13 +738,8 @@ impl Ranker for Collection {
         self.abstract_index.analyze(text)
     }
 
-    fn rank(
-        &self,
-        kind: IndexKind,
-        terms: &[(String, f32)],
-        limit: usize,
-        category: Option<&str>,
-    ) -> Result<Vec<Candidate>, SearchError> {
+    fn rank(&self, request: IndexRanking) -> Result<Vec<Candidate>, SearchError> {
+        let IndexRanking { kind, terms, limit, category } = request;
         self.index(kind).rank(terms, self.settings.of_index(kind), limit, category, None, 0)
     }
 
@@ -785,13 +785,8 @@ mod tests {
         fn analyze(&self, text: &str) -> Result<Vec<String>, SearchError> {
             Ok(text.split_whitespace().map(str::to_string).collect())
         }
-        fn rank(
-            &self,
-            kind: IndexKind,
-            terms: &[(String, f32)],
-            limit: usize,
-            _: Option<&str>,
-        ) -> Result<Vec<Candidate>, SearchError> {
+        fn rank(&self, request: IndexRanking) -> Result<Vec<Candidate>, SearchError> {
+            let IndexRanking { kind, terms, limit, .. } = request;
             self.asked.borrow_mut().push(terms.to_vec());
             Ok((0..limit.min(3))
                 .map(|i| Candidate {

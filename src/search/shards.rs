@@ -11,7 +11,7 @@ use std::path::PathBuf;
 use tantivy::Searcher;
 use tantivy::schema::Field;
 
-use super::{Bm25Statistics, Candidate, Collection, Ranker, SearchError, SearchHit, SearchSettings};
+use super::{Bm25Statistics, Candidate, Collection, IndexRanking, Ranker, SearchError, SearchHit, SearchSettings};
 use crate::index::{IndexKind, current_build};
 
 /// Shard builds searched as one collection ([`Ranker`]); each hit names its shard.
@@ -82,13 +82,8 @@ impl Ranker for Shards {
 
     /// One index of every shard, scored with the global statistics, merged by score. Ties
     /// keep the shards' order, then each shard's own order.
-    fn rank(
-        &self,
-        kind: IndexKind,
-        terms: &[(String, f32)],
-        limit: usize,
-        category: Option<&str>,
-    ) -> Result<Vec<Candidate>, SearchError> {
+    fn rank(&self, request: IndexRanking) -> Result<Vec<Candidate>, SearchError> {
+        let IndexRanking { kind, terms, limit, category } = request;
         let Some(statistics) = self.statistics(kind, terms, category)? else { return Ok(Vec::new()) };
         let mut hits = Vec::new();
         for (shard, (_, collection)) in self.shards.iter().enumerate() {
