@@ -165,12 +165,12 @@ fn append_adds_pages_and_drops_replicas_of_pages_already_indexed() {
 
     // The copies are replicas of the first build's pages (the techwire film story is itself a
     // near replica of lumenframe's, which the first build kept); the URL read before is skipped.
-    // The byte-identical copy is a near replica, not an exact one: on its own host it keeps
-    // the techwire template blocks that site evidence removed from the original.
+    // The byte-identical copy is an exact replica: on its own host, without the site evidence
+    // that removes the techwire template blocks from the original, the cleaner drops them too.
     let replicas = std::fs::read_to_string(current.join("replicas.tsv")).unwrap();
     assert!(
         replicas.contains(
-            "https://mirror.example/quantum-chip.html\thttps://www.techwire.example/news/quantum-chip.html\tnear\n"
+            "https://mirror.example/quantum-chip.html\thttps://www.techwire.example/news/quantum-chip.html\texact\n"
         ),
         "{replicas}"
     );
@@ -188,13 +188,13 @@ fn append_adds_pages_and_drops_replicas_of_pages_already_indexed() {
     assert_eq!(appended["pages_read"], 4);
     assert_eq!(appended["pages_indexed"], 1);
     assert_eq!(appended["skipped"], 1);
-    assert_eq!(appended["replicas"]["exact"], 0);
-    assert_eq!(appended["replicas"]["near"], 2);
+    assert_eq!(appended["replicas"]["exact"], 1);
+    assert_eq!(appended["replicas"]["near"], 1);
     let count = |v: &serde_json::Value, key: &str| v[key].as_u64().unwrap();
     assert_eq!(count(&summary, "pages_read"), count(&first, "pages_read") + 4);
     assert_eq!(count(&summary, "pages_indexed"), count(&first, "pages_indexed") + 1);
-    assert_eq!(count(&summary["replicas"], "exact"), count(&first["replicas"], "exact"));
-    assert_eq!(count(&summary["replicas"], "near"), count(&first["replicas"], "near") + 2);
+    assert_eq!(count(&summary["replicas"], "exact"), count(&first["replicas"], "exact") + 1);
+    assert_eq!(count(&summary["replicas"], "near"), count(&first["replicas"], "near") + 1);
     assert_eq!(summary["skipped"]["duplicate-url"], 1);
     let saved = json(&std::fs::read_to_string(current.join("summary.json")).unwrap());
     assert_eq!(saved["pages_indexed"], summary["pages_indexed"]);
