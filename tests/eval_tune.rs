@@ -1,5 +1,6 @@
 //! `indexer eval tune` end to end on the sample corpus: later stages chosen again from an
-//! earlier tuning's per-fold settings (`--from-report`, `--stages`).
+//! earlier tuning's per-fold settings (`--from-report`, `--stages`), and known-item
+//! collections bounding the choice (`--keep-answers`).
 
 mod common;
 
@@ -63,6 +64,22 @@ fn later_stages_start_from_each_folds_earlier_choice() {
     for (a, b) in first["folds"].as_array().unwrap().iter().zip(again["folds"].as_array().unwrap()) {
         assert_eq!(a["held_out"], b["held_out"], "{}", b["collection"]);
     }
+
+    // Known items bound the choice: every fold's settings and the chosen ones keep the most
+    // answers first a candidate keeps; the start (the shipped settings) keeps all 25 queries'
+    // on the three searches, and it is in the abstract stage's grid.
+    let known = configs[0].to_str().unwrap();
+    tune(&["--stages", "abstract", "--keep-answers", known], "known");
+    let known = report(&dir.path().join("known"));
+    assert_eq!(known["known_items"], serde_json::json!(["one"]));
+    assert_eq!(known["answers_total"], 75);
+    assert_eq!(known["answers_kept"], 75);
+    for fold in known["folds"].as_array().unwrap() {
+        assert_eq!(fold["answers_kept"], 75, "{}", fold["collection"]);
+    }
+    assert!(known["chosen"]["chosen_by"].as_str().unwrap().contains("known-item queries of one"));
+    let md = std::fs::read_to_string(dir.path().join("known/report.md")).unwrap();
+    assert!(md.contains("--keep-answers") && md.contains("Known items (one)"), "{md}");
 
     let unknown = indexer().args(["eval", "tune", "--stages", "everything", "--config", "x.toml"]).output().unwrap();
     assert!(!unknown.status.success());

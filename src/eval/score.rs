@@ -64,7 +64,7 @@
 //!   serde (e.g. for `--json`), keyed by the same measure names.
 
 use std::cmp::Ordering;
-use std::collections::{BTreeMap, HashMap};
+use std::collections::{BTreeMap, HashMap, HashSet};
 use std::fmt::{self, Write as _};
 use std::path::{Path, PathBuf};
 
@@ -217,6 +217,20 @@ impl Qrels {
     /// Number of topics with at least one judgment.
     pub fn num_topics(&self) -> usize {
         self.topics.len()
+    }
+
+    /// Each topic's documents of its highest positive judgment: a known-item query's answer
+    /// and its copies (topics with no positive judgment are left out).
+    pub fn best_judged(&self) -> BTreeMap<&str, HashSet<&str>> {
+        let mut out = BTreeMap::new();
+        for (qid, judged) in &self.topics {
+            let Some(&top) = judged.values().filter(|&&rel| rel > 0).max() else {
+                continue;
+            };
+            let docs = judged.iter().filter(|&(_, &rel)| rel == top).map(|(doc, _)| doc.as_str()).collect();
+            out.insert(qid.as_str(), docs);
+        }
+        out
     }
 }
 
@@ -633,6 +647,15 @@ mod tests {
             .map(|line| format!("{line}\n"))
             .collect();
         assert_eq!(evaluation.to_trec_eval_text(false), summary, "{case} without -q");
+    }
+
+    #[test]
+    fn best_judged_are_each_topics_highest_positive_grade() {
+        let qrels = Qrels::parse("q1 0 a 2\nq1 0 b 1\nq1 0 c 2\nq2 0 d 0\nq3 0 e 1\n").unwrap();
+        let best = qrels.best_judged();
+        assert_eq!(best.len(), 2, "{best:?}");
+        assert_eq!(best["q1"], HashSet::from(["a", "c"]));
+        assert_eq!(best["q3"], HashSet::from(["e"]));
     }
 
     #[test]

@@ -12,6 +12,13 @@ pub struct EvalTuneArgs {
     /// Evaluation configs (eval/<collection>.toml), at least two.
     #[arg(long = "config", value_name = "FILE", required = true)]
     pub configs: Vec<PathBuf>,
+    /// Known-item collections (evaluation configs of our own pages with queries judged by
+    /// construction, e.g. eval/sample.toml and eval/zh.toml) that bound every choice: a
+    /// candidate is admissible only if it keeps as many of their queries' best-judged pages
+    /// first, on the abstract, full-text and tiered searches, as the best candidate of its stage
+    /// (all of them when any does). They are never held out and score no objective.
+    #[arg(long = "keep-answers", value_name = "FILE")]
+    pub keep_answers: Vec<PathBuf>,
     /// Results per topic in the runs.
     #[arg(short = 'n', long, default_value_t = 1000)]
     pub limit: usize,
@@ -56,7 +63,7 @@ fn parse_stages(list: &str) -> Result<Stages, String> {
 }
 
 pub fn run(args: EvalTuneArgs) -> Result<ExitCode> {
-    use indexer::eval::tune::{TuneCollection, tune, write_tuning_report};
+    use indexer::eval::tune::{tune, write_tuning_report};
     let start = match (&args.settings, &args.from_report) {
         (_, Some(path)) => {
             let json = std::fs::read_to_string(path).with_context(|| format!("cannot read {}", path.display()))?;
@@ -71,24 +78,10 @@ pub fn run(args: EvalTuneArgs) -> Result<ExitCode> {
         (None, None) => TuneStart::same(SearchSettings::shipped(), "the shipped settings"),
     };
     let stages = args.stages.as_ref().map_or_else(|| Stage::ALL.to_vec(), |s| s.0.clone());
-    let mut collections = Vec::new();
-    for path in &args.configs {
-        let config = EvalConfig::from_file(path).map_err(anyhow::Error::msg)?;
-        let dir = Path::new(DEFAULT_DIR).join(format!("eval-{}", config.name));
-        if indexer::index::current_build(&dir).is_err() {
-            eprintln!("indexer: building {} into {}", config.input.display(), dir.display());
-            let summary =
-                build(std::slice::from_ref(&config.input), &dir, &Config::default(), &indexer::pipeline::Quiet)?;
-            eprintln!("{summary}");
-        }
-        collections.push(TuneCollection {
-            name: config.name.clone(),
-            collection: Collection::open(&dir)?,
-            topics: read_topics(&config.topics)?,
-            qrels: Qrels::from_path(&config.qrels)?,
-        });
-    }
-    let report = tune(&mut collections, &start, &stages, args.limit, &|step| eprintln!("indexer: tuning, {step}"))?;
+    let mut collections = args.configs.iter().map(|path| open_collection(path)).collect::<Result<Vec<_>>>()?;
+    let mut known = args.keep_answers.iter().map(|path| open_collection(path)).collect::<Result<Vec<_>>>()?;
+    let report =
+        tune(&mut collections, &mut known, &start, &stages, args.limit, &|step| eprintln!("indexer: tuning, {step}"))?;
     let mut words: Vec<String> = Vec::new();
     if let Some(path) = &args.settings {
         words.push(format!("--settings {}", path.display()));
@@ -101,6 +94,7 @@ pub fn run(args: EvalTuneArgs) -> Result<ExitCode> {
         words.push(format!("--stages {list}"));
     }
     words.extend(args.configs.iter().map(|p| format!("--config {}", p.display())));
+    words.extend(args.keep_answers.iter().map(|p| format!("--keep-answers {}", p.display())));
     let command = format!("indexer eval tune {}", words.join(" "));
     write_tuning_report(&report, &args.report, &command, args.write_settings.as_deref())?;
     if let Some(path) = &args.write_settings {
@@ -118,6 +112,32 @@ pub fn run(args: EvalTuneArgs) -> Result<ExitCode> {
             );
         }
     }
+    if !report.known_items.is_empty() {
+        outln!(
+            "known-item answers kept first by the chosen settings: {} of {} ({})",
+            report.answers_kept,
+            report.answers_total,
+            report.known_items.join(", ")
+        );
+    }
     outln!("report written to {}", args.report.join("report.md").display());
     Ok(ExitCode::SUCCESS)
+}
+
+/// The collection of an evaluation config, its build (indexer-data/eval-<name>) made first
+/// when it has none.
+fn open_collection(path: &Path) -> Result<indexer::eval::tune::TuneCollection> {
+    let config = EvalConfig::from_file(path).map_err(anyhow::Error::msg)?;
+    let dir = Path::new(DEFAULT_DIR).join(format!("eval-{}", config.name));
+    if indexer::index::current_build(&dir).is_err() {
+        eprintln!("indexer: building {} into {}", config.input.display(), dir.display());
+        let summary = build(std::slice::from_ref(&config.input), &dir, &Config::default(), &indexer::pipeline::Quiet)?;
+        eprintln!("{summary}");
+    }
+    Ok(indexer::eval::tune::TuneCollection {
+        name: config.name.clone(),
+        collection: Collection::open(&dir)?,
+        topics: read_topics(&config.topics)?,
+        qrels: Qrels::from_path(&config.qrels)?,
+    })
 }
