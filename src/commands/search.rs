@@ -1,4 +1,4 @@
-use indexer::search::{Collection, IndexChoice, SearchRequest, SearchSettings, Shards};
+use indexer::search::{Collection, IndexChoice, Ranker, SearchHit, SearchRequest, SearchSettings, Shards};
 
 use crate::commands::prelude::*;
 
@@ -121,33 +121,20 @@ pub fn run(args: SearchArgs) -> Result<ExitCode> {
             check_category(dir, code)?;
         }
     }
-    let nothing_to_search = || {
-        anyhow::anyhow!(
-            "nothing to search for: {:?} has no word the indexes hold (it is empty, or only stop words \
-             and punctuation); search with content words",
-            args.query
-        )
-    };
     let hits = match args.dir.as_slice() {
         [dir] => {
             let mut collection = Collection::open(dir)?;
             if let Some(settings) = settings {
                 collection.set_settings(settings)?;
             }
-            if collection.query_terms(&args.query)?.is_empty() {
-                return Err(nothing_to_search());
-            }
-            collection.search_request(&args.query, &request)?
+            search(&collection, &args.query, &request)?
         }
         dirs => {
             let mut shards = Shards::open(dirs)?;
             if let Some(settings) = settings {
                 shards.set_settings(settings)?;
             }
-            if shards.query_terms(&args.query)?.is_empty() {
-                return Err(nothing_to_search());
-            }
-            shards.search_request(&args.query, &request)?
+            search(&shards, &args.query, &request)?
         }
     };
     let stdout = std::io::stdout();
@@ -187,4 +174,16 @@ pub fn run(args: SearchArgs) -> Result<ExitCode> {
         return Ok(ExitCode::from(1));
     }
     Ok(ExitCode::SUCCESS)
+}
+
+/// The hits of a search of one build or of shards; an error when the query has no searchable
+/// word.
+fn search(ranker: &impl Ranker, query: &str, request: &SearchRequest) -> Result<Vec<SearchHit>> {
+    if ranker.query_terms(query)?.is_empty() {
+        bail!(
+            "nothing to search for: {query:?} has no word the indexes hold (it is empty, or only stop words \
+             and punctuation); search with content words"
+        );
+    }
+    Ok(ranker.search_request(query, request)?)
 }

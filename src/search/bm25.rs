@@ -14,8 +14,8 @@ use std::sync::Arc;
 
 use tantivy::fieldnorm::FieldNormReader;
 use tantivy::postings::{Postings, SegmentPostings};
-use tantivy::query::{EmptyScorer, EnableScoring, Explanation, Query, Scorer, Weight};
-use tantivy::schema::IndexRecordOption;
+use tantivy::query::{Bm25StatisticsProvider, EmptyScorer, EnableScoring, Explanation, Query, Scorer, Weight};
+use tantivy::schema::{Field, IndexRecordOption};
 use tantivy::{DocId, DocSet, Score, SegmentReader, TantivyError, Term};
 
 /// BM25's term-frequency saturation `k1` and length normalisation `b`.
@@ -51,20 +51,12 @@ impl Query for Bm25TermQuery {
     fn weight(&self, enable_scoring: EnableScoring<'_>) -> tantivy::Result<Box<dyn Weight>> {
         let scoring = match enable_scoring {
             EnableScoring::Enabled { statistics_provider, .. } => {
-                let field = self.term.field();
                 let documents = statistics_provider.total_num_docs()?;
-                let tokens = statistics_provider.total_num_tokens(field)?;
                 let doc_freq = statistics_provider.doc_freq(&self.term)?.min(documents);
-                let average_length = if documents == 0 { 1.0 } else { (tokens as f32 / documents as f32).max(1e-6) };
-                let idf = ((documents - doc_freq) as f32 + 0.5) / (doc_freq as f32 + 0.5);
-                let idf = (1.0 + idf).ln();
+                let average_length = average_length(statistics_provider, self.term.field(), documents)?;
                 let k1 = self.params.k1;
-                let mut norms = [0f32; 256];
-                for (id, norm) in norms.iter_mut().enumerate() {
-                    let length = FieldNormReader::id_to_fieldnorm(id as u8) as f32;
-                    *norm = k1 * (1.0 - self.params.b + self.params.b * length / average_length);
-                }
-                Some(Scoring { factor: self.weight * idf * (k1 + 1.0), norms: Arc::new(norms) })
+                let norms = length_normalisations(self.params.b, average_length).map(|norm| k1 * norm);
+                Some(Scoring { factor: self.weight * idf(documents, doc_freq) * (k1 + 1.0), norms: Arc::new(norms) })
             }
             EnableScoring::Disabled { .. } => None,
         };
@@ -91,14 +83,8 @@ struct Bm25TermWeight {
 
 impl Bm25TermWeight {
     fn term_scorer(&self, reader: &SegmentReader, boost: Score) -> tantivy::Result<Option<Bm25TermScorer>> {
-        let field = self.term.field();
-        let inverted_index = reader.inverted_index(field)?;
-        let Some(term_info) = inverted_index.get_term_info(&self.term)? else { return Ok(None) };
-        let option = if self.scoring.is_some() { IndexRecordOption::WithFreqs } else { IndexRecordOption::Basic };
-        let postings = inverted_index.read_postings_from_terminfo(&term_info, option)?;
-        let fieldnorms = match reader.fieldnorms_readers().get_field(field)? {
-            Some(reader) => reader,
-            None => FieldNormReader::constant(reader.max_doc(), 1),
+        let Some((postings, fieldnorms)) = term_postings(reader, &self.term, self.scoring.is_some())? else {
+            return Ok(None);
         };
         let scoring = self.scoring.clone().map(|s| Scoring { factor: s.factor * boost, norms: s.norms });
         Ok(Some(Bm25TermScorer { postings, fieldnorms, scoring }))
@@ -107,19 +93,11 @@ impl Bm25TermWeight {
 
 impl Weight for Bm25TermWeight {
     fn scorer(&self, reader: &SegmentReader, boost: Score) -> tantivy::Result<Box<dyn Scorer>> {
-        Ok(match self.term_scorer(reader, boost)? {
-            Some(scorer) => Box::new(scorer),
-            None => Box::new(EmptyScorer),
-        })
+        Ok(scorer_or_empty(self.term_scorer(reader, boost)?))
     }
 
     fn explain(&self, reader: &SegmentReader, doc: DocId) -> tantivy::Result<Explanation> {
-        let not_found = || TantivyError::InvalidArgument(format!("document #{doc} does not match"));
-        let mut scorer = self.term_scorer(reader, 1.0)?.ok_or_else(not_found)?;
-        if scorer.doc() > doc || scorer.seek(doc) != doc {
-            return Err(not_found());
-        }
-        Ok(Explanation::new("BM25 with the index's k1 and b", scorer.score()))
+        explain_document(self.term_scorer(reader, 1.0)?, doc, "BM25 with the index's k1 and b")
     }
 }
 
@@ -156,8 +134,72 @@ impl Scorer for Bm25TermScorer {
     }
 }
 
+// What BM25 and BM25F (`super::bm25f`) compute alike, per field of a term.
+
+/// The average length of `field`'s values over the collection's `documents` (1 when empty).
+pub(super) fn average_length(
+    statistics: &dyn Bm25StatisticsProvider,
+    field: Field,
+    documents: u64,
+) -> tantivy::Result<f32> {
+    let tokens = statistics.total_num_tokens(field)?;
+    Ok(if documents == 0 { 1.0 } else { (tokens as f32 / documents as f32).max(1e-6) })
+}
+
+/// Lucene's idf of a term in `doc_freq` of `documents`: ln(1 + (N − n + 0.5) / (n + 0.5)).
+pub(super) fn idf(documents: u64, doc_freq: u64) -> f32 {
+    (1.0 + ((documents - doc_freq) as f32 + 0.5) / (doc_freq as f32 + 0.5)).ln()
+}
+
+/// BM25's length normalisation 1 − b + b · dl / avgdl for each of the 256 field-norm codes
+/// (dl decoded from the code, as Lucene's one-byte norms).
+pub(super) fn length_normalisations(b: f32, average_length: f32) -> [f32; 256] {
+    std::array::from_fn(|id| 1.0 - b + b * FieldNormReader::id_to_fieldnorm(id as u8) as f32 / average_length)
+}
+
+/// A term's postings in one segment (with frequencies when scoring) and its field's norms
+/// (all 1 when the field keeps none); `None` when the segment lacks the term.
+pub(super) fn term_postings(
+    reader: &SegmentReader,
+    term: &Term,
+    with_freqs: bool,
+) -> tantivy::Result<Option<(SegmentPostings, FieldNormReader)>> {
+    let field = term.field();
+    let inverted_index = reader.inverted_index(field)?;
+    let Some(term_info) = inverted_index.get_term_info(term)? else { return Ok(None) };
+    let option = if with_freqs { IndexRecordOption::WithFreqs } else { IndexRecordOption::Basic };
+    let postings = inverted_index.read_postings_from_terminfo(&term_info, option)?;
+    let fieldnorms = match reader.fieldnorms_readers().get_field(field)? {
+        Some(reader) => reader,
+        None => FieldNormReader::constant(reader.max_doc(), 1),
+    };
+    Ok(Some((postings, fieldnorms)))
+}
+
+/// A weight's scorer for a segment, or the empty scorer where the segment has no posting.
+pub(super) fn scorer_or_empty(scorer: Option<impl Scorer>) -> Box<dyn Scorer> {
+    match scorer {
+        Some(scorer) => Box::new(scorer),
+        None => Box::new(EmptyScorer),
+    }
+}
+
+/// A weight's explanation of `doc`: its score, or an error when it does not match.
+pub(super) fn explain_document(
+    scorer: Option<impl Scorer>,
+    doc: DocId,
+    description: &'static str,
+) -> tantivy::Result<Explanation> {
+    let not_found = || TantivyError::InvalidArgument(format!("document #{doc} does not match"));
+    let mut scorer = scorer.ok_or_else(not_found)?;
+    if scorer.doc() > doc || scorer.seek(doc) != doc {
+        return Err(not_found());
+    }
+    Ok(Explanation::new(description, scorer.score()))
+}
+
 #[cfg(test)]
-mod tests {
+pub(super) mod tests {
     use super::*;
     use tantivy::collector::TopDocs;
     use tantivy::query::TermQuery;
@@ -178,7 +220,8 @@ mod tests {
         (index, field)
     }
 
-    fn scores(index: &Index, query: &dyn Query) -> Vec<(u32, f32)> {
+    /// Every matching document's score for `query`, in document order.
+    pub(crate) fn scores(index: &Index, query: &dyn Query) -> Vec<(u32, f32)> {
         let searcher = index.reader().unwrap().searcher();
         let mut top: Vec<(u32, f32)> = searcher
             .search(query, &TopDocs::with_limit(10).order_by_score())

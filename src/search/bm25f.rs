@@ -19,11 +19,12 @@ use std::sync::Arc;
 
 use tantivy::fieldnorm::FieldNormReader;
 use tantivy::postings::{Postings, SegmentPostings};
-use tantivy::query::{EmptyScorer, EnableScoring, Explanation, Query, Scorer, Weight};
-use tantivy::schema::IndexRecordOption;
-use tantivy::{DocId, DocSet, Score, SegmentReader, TERMINATED, TantivyError, Term};
+use tantivy::query::{EnableScoring, Explanation, Query, Scorer, Weight};
+use tantivy::{DocId, DocSet, Score, SegmentReader, TERMINATED, Term};
 
-use super::bm25::Bm25Params;
+use super::bm25::{
+    Bm25Params, average_length, explain_document, idf, length_normalisations, scorer_or_empty, term_postings,
+};
 
 /// One word in several fields (one term per field, each with its field weight), scored by
 /// BM25F with `params`, times `weight`.
@@ -58,19 +59,12 @@ impl Query for Bm25fTermQuery {
                 let mut per_field = Vec::with_capacity(self.fields.len());
                 for (term, field_weight) in &self.fields {
                     doc_freq = doc_freq.max(statistics_provider.doc_freq(term)?.min(documents));
-                    let tokens = statistics_provider.total_num_tokens(term.field())?;
-                    let average_length =
-                        if documents == 0 { 1.0 } else { (tokens as f32 / documents as f32).max(1e-6) };
-                    let mut weights = [0f32; 256];
-                    for (id, w) in weights.iter_mut().enumerate() {
-                        let length = FieldNormReader::id_to_fieldnorm(id as u8) as f32;
-                        *w = field_weight / (1.0 - self.params.b + self.params.b * length / average_length);
-                    }
+                    let average_length = average_length(statistics_provider, term.field(), documents)?;
+                    let weights = length_normalisations(self.params.b, average_length).map(|norm| field_weight / norm);
                     per_field.push(Arc::new(weights));
                 }
-                let idf = (1.0 + ((documents - doc_freq) as f32 + 0.5) / (doc_freq as f32 + 0.5)).ln();
                 let k1 = self.params.k1;
-                Some(Scoring { factor: self.weight * idf * (k1 + 1.0), k1, per_field })
+                Some(Scoring { factor: self.weight * idf(documents, doc_freq) * (k1 + 1.0), k1, per_field })
             }
             EnableScoring::Disabled { .. } => None,
         };
@@ -98,17 +92,9 @@ struct FieldPostings {
 
 impl Bm25fWeight {
     fn fields_scorer(&self, reader: &SegmentReader, boost: Score) -> tantivy::Result<Option<Bm25fScorer>> {
-        let option = if self.scoring.is_some() { IndexRecordOption::WithFreqs } else { IndexRecordOption::Basic };
         let mut fields = Vec::new();
         for (i, term) in self.terms.iter().enumerate() {
-            let field = term.field();
-            let inverted_index = reader.inverted_index(field)?;
-            let Some(term_info) = inverted_index.get_term_info(term)? else { continue };
-            let postings = inverted_index.read_postings_from_terminfo(&term_info, option)?;
-            let fieldnorms = match reader.fieldnorms_readers().get_field(field)? {
-                Some(reader) => reader,
-                None => FieldNormReader::constant(reader.max_doc(), 1),
-            };
+            let Some((postings, fieldnorms)) = term_postings(reader, term, self.scoring.is_some())? else { continue };
             let weights = self.scoring.as_ref().map(|s| s.per_field[i].clone());
             fields.push(FieldPostings { postings, fieldnorms, weights });
         }
@@ -123,19 +109,11 @@ impl Bm25fWeight {
 
 impl Weight for Bm25fWeight {
     fn scorer(&self, reader: &SegmentReader, boost: Score) -> tantivy::Result<Box<dyn Scorer>> {
-        Ok(match self.fields_scorer(reader, boost)? {
-            Some(scorer) => Box::new(scorer),
-            None => Box::new(EmptyScorer),
-        })
+        Ok(scorer_or_empty(self.fields_scorer(reader, boost)?))
     }
 
     fn explain(&self, reader: &SegmentReader, doc: DocId) -> tantivy::Result<Explanation> {
-        let not_found = || TantivyError::InvalidArgument(format!("document #{doc} does not match"));
-        let mut scorer = self.fields_scorer(reader, 1.0)?.ok_or_else(not_found)?;
-        if scorer.doc() > doc || scorer.seek(doc) != doc {
-            return Err(not_found());
-        }
-        Ok(Explanation::new("BM25F over the index's fields", scorer.score()))
+        explain_document(self.fields_scorer(reader, 1.0)?, doc, "BM25F over the index's fields")
     }
 }
 
@@ -200,7 +178,7 @@ impl Scorer for Bm25fScorer {
 mod tests {
     use super::*;
     use crate::search::Bm25TermQuery;
-    use tantivy::collector::TopDocs;
+    use crate::search::bm25::tests::scores;
     use tantivy::schema::{Field, Schema, TEXT};
     use tantivy::{Index, TantivyDocument};
 
@@ -218,18 +196,6 @@ mod tests {
         }
         writer.commit().unwrap();
         (index, a, b)
-    }
-
-    fn scores(index: &Index, query: &dyn Query) -> Vec<(u32, f32)> {
-        let searcher = index.reader().unwrap().searcher();
-        let mut top: Vec<(u32, f32)> = searcher
-            .search(query, &TopDocs::with_limit(10).order_by_score())
-            .unwrap()
-            .into_iter()
-            .map(|(score, address)| (address.doc_id, score))
-            .collect();
-        top.sort_by_key(|(doc, _)| *doc);
-        top
     }
 
     const DOCS: [(&str, &str); 4] =

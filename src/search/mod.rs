@@ -480,27 +480,68 @@ fn shorten(text: &str, max_chars: usize) -> String {
     }
 }
 
-/// How one build, or a set of shards, answers the steps of a search; [`search_with`] and
-/// [`rank_with`] put the steps together.
-pub(crate) trait Ranker {
+/// What [`Ranker::rank`] is asked for: the top `limit` pages of the `kind` index for weighted
+/// `terms`, among the pages of one content category when `category` is given.
+#[derive(Debug, Clone, Copy)]
+pub struct IndexRanking<'a> {
+    pub kind: IndexKind,
+    pub terms: &'a [(String, f32)],
+    pub limit: usize,
+    pub category: Option<&'a str>,
+}
+
+/// How one build ([`Collection`]), or a set of shard builds ([`Shards`]), answers the steps of
+/// a search; the provided methods (with [`search_with`] and [`rank_with`]) put the steps
+/// together, the same way for both.
+pub trait Ranker {
     fn settings(&self) -> &SearchSettings;
     /// The analyzed tokens of a text (repeats kept).
     fn analyze(&self, text: &str) -> Result<Vec<String>, SearchError>;
-    /// The top `limit` pages of one index for weighted terms.
-    fn rank(
-        &self,
-        kind: IndexKind,
-        terms: &[(String, f32)],
-        limit: usize,
-        category: Option<&str>,
-    ) -> Result<Vec<Candidate>, SearchError>;
+    /// The top pages of one index for weighted terms.
+    fn rank(&self, request: IndexRanking) -> Result<Vec<Candidate>, SearchError>;
     /// The stored DocView text of a candidate.
     fn record_text(&self, candidate: &Candidate) -> Result<String, SearchError>;
-    /// The share of the pages whose record (abstract index) has the word in a searched field
-    /// (the largest share over those fields).
-    fn page_share(&self, term: &str) -> Result<f64, SearchError>;
+    /// The pages of the abstract index, and how many of them have the word in each searched
+    /// field.
+    fn page_counts(&self, term: &str) -> Result<(u64, Vec<u64>), SearchError>;
     /// The result shown for a candidate.
     fn hit(&self, candidate: &Candidate, terms: &HashSet<String>) -> Result<SearchHit, SearchError>;
+
+    /// The share of the pages whose record (abstract index) has the word in a searched field
+    /// (the largest share over those fields).
+    fn page_share(&self, term: &str) -> Result<f64, SearchError> {
+        let (pages, counts) = self.page_counts(term)?;
+        Ok(counts.into_iter().max().map_or(0.0, |n| n as f64 / pages.max(1) as f64))
+    }
+
+    /// The terms `query` is searched for (analysed as the pages were): none when it is empty
+    /// or only stop words.
+    fn query_terms(&self, query: &str) -> Result<Vec<String>, SearchError> {
+        self.analyze(query)
+    }
+
+    /// The results of a search, ranked 1..=limit.
+    fn search_request(&self, query: &str, request: &SearchRequest) -> Result<Vec<SearchHit>, SearchError>
+    where
+        Self: Sized,
+    {
+        search_with(self, query, request)
+    }
+
+    /// The top `n` results for `query` among the pages of one content category (when
+    /// `category` is given), ranked 1..=n.
+    fn search_in_category(
+        &self,
+        query: &str,
+        choice: IndexChoice,
+        n: usize,
+        category: Option<&str>,
+    ) -> Result<Vec<SearchHit>, SearchError>
+    where
+        Self: Sized,
+    {
+        search_with(self, query, &SearchRequest { choice, limit: n, category, feedback: false })
+    }
 }
 
 /// The query's distinct terms, each of weight 1.
@@ -587,14 +628,15 @@ fn rank_choice(
     limit: usize,
     category: Option<&str>,
 ) -> Result<Vec<Candidate>, SearchError> {
+    let ranking = |kind, limit| IndexRanking { kind, terms, limit, category };
     match choice {
-        IndexChoice::Abstract => ranker.rank(IndexKind::Abstract, terms, limit, category),
-        IndexChoice::Fulltext => ranker.rank(IndexKind::Fulltext, terms, limit, category),
+        IndexChoice::Abstract => ranker.rank(ranking(IndexKind::Abstract, limit)),
+        IndexChoice::Fulltext => ranker.rank(ranking(IndexKind::Fulltext, limit)),
         IndexChoice::Tiered => {
             let tiered = &ranker.settings().tiered;
             let depth = limit.max(tiered.depth);
-            let abstract_hits = ranker.rank(IndexKind::Abstract, terms, depth, category)?;
-            let fulltext_hits = ranker.rank(IndexKind::Fulltext, terms, depth, category)?;
+            let abstract_hits = ranker.rank(ranking(IndexKind::Abstract, depth))?;
+            let fulltext_hits = ranker.rank(ranking(IndexKind::Fulltext, depth))?;
             Ok(fuse(&abstract_hits, &fulltext_hits, tiered, limit))
         }
     }
@@ -681,29 +723,6 @@ impl Collection {
         search_with(self, query, &SearchRequest::new(choice, n))
     }
 
-    /// The results of a search, ranked 1..=limit.
-    pub fn search_request(&self, query: &str, request: &SearchRequest) -> Result<Vec<SearchHit>, SearchError> {
-        search_with(self, query, request)
-    }
-
-    /// The terms `query` is searched for (analysed as the pages were): none when it is empty
-    /// or only stop words.
-    pub fn query_terms(&self, query: &str) -> Result<Vec<String>, SearchError> {
-        self.analyze(query)
-    }
-
-    /// The top `n` results for `query` among the pages of one content category (when
-    /// `category` is given), ranked 1..=n.
-    pub fn search_in_category(
-        &self,
-        query: &str,
-        choice: IndexChoice,
-        n: usize,
-        category: Option<&str>,
-    ) -> Result<Vec<SearchHit>, SearchError> {
-        search_with(self, query, &SearchRequest { choice, limit: n, category, feedback: false })
-    }
-
     /// The searcher of one index (for statistics and evaluation).
     pub fn searcher(&self, kind: IndexKind) -> Searcher {
         self.index(kind).reader.searcher()
@@ -719,13 +738,8 @@ impl Ranker for Collection {
         self.abstract_index.analyze(text)
     }
 
-    fn rank(
-        &self,
-        kind: IndexKind,
-        terms: &[(String, f32)],
-        limit: usize,
-        category: Option<&str>,
-    ) -> Result<Vec<Candidate>, SearchError> {
+    fn rank(&self, request: IndexRanking) -> Result<Vec<Candidate>, SearchError> {
+        let IndexRanking { kind, terms, limit, category } = request;
         self.index(kind).rank(terms, self.settings.of_index(kind), limit, category, None, 0)
     }
 
@@ -733,9 +747,8 @@ impl Ranker for Collection {
         self.index(candidate.kind).record_text(candidate.address)
     }
 
-    fn page_share(&self, term: &str) -> Result<f64, SearchError> {
-        let (pages, counts) = self.abstract_index.page_counts(term)?;
-        Ok(counts.into_iter().max().map_or(0.0, |n| n as f64 / pages.max(1) as f64))
+    fn page_counts(&self, term: &str) -> Result<(u64, Vec<u64>), SearchError> {
+        self.abstract_index.page_counts(term)
     }
 
     fn hit(&self, candidate: &Candidate, terms: &HashSet<String>) -> Result<SearchHit, SearchError> {
@@ -772,13 +785,8 @@ mod tests {
         fn analyze(&self, text: &str) -> Result<Vec<String>, SearchError> {
             Ok(text.split_whitespace().map(str::to_string).collect())
         }
-        fn rank(
-            &self,
-            kind: IndexKind,
-            terms: &[(String, f32)],
-            limit: usize,
-            _: Option<&str>,
-        ) -> Result<Vec<Candidate>, SearchError> {
+        fn rank(&self, request: IndexRanking) -> Result<Vec<Candidate>, SearchError> {
+            let IndexRanking { kind, terms, limit, .. } = request;
             self.asked.borrow_mut().push(terms.to_vec());
             Ok((0..limit.min(3))
                 .map(|i| Candidate {
@@ -793,8 +801,8 @@ mod tests {
         fn record_text(&self, candidate: &Candidate) -> Result<String, SearchError> {
             Ok(["tide every every", "moon every", "salt every"][candidate.address.doc_id as usize].to_string())
         }
-        fn page_share(&self, term: &str) -> Result<f64, SearchError> {
-            Ok(if term == "every" { 1.0 } else { 1.0 / 3.0 })
+        fn page_counts(&self, term: &str) -> Result<(u64, Vec<u64>), SearchError> {
+            Ok((3, vec![if term == "every" { 3 } else { 1 }]))
         }
         fn hit(&self, _: &Candidate, _: &HashSet<String>) -> Result<SearchHit, SearchError> {
             unreachable!("ranking only")

@@ -11,13 +11,10 @@ use std::path::PathBuf;
 use tantivy::Searcher;
 use tantivy::schema::Field;
 
-use super::{
-    Bm25Statistics, Candidate, Collection, IndexChoice, Ranker, SearchError, SearchHit, SearchRequest, SearchSettings,
-    search_with,
-};
+use super::{Bm25Statistics, Candidate, Collection, IndexRanking, Ranker, SearchError, SearchHit, SearchSettings};
 use crate::index::{IndexKind, current_build};
 
-/// Shard builds searched as one collection.
+/// Shard builds searched as one collection ([`Ranker`]); each hit names its shard.
 pub struct Shards {
     /// (build folder as given, its collection), in the order given.
     shards: Vec<(String, Collection)>,
@@ -48,28 +45,6 @@ impl Shards {
         }
         self.settings = settings;
         Ok(())
-    }
-
-    /// The top `n` results for `query` over all shards (among the pages of one content
-    /// category when `category` is given), ranked 1..=n. Each hit names its shard.
-    pub fn search_in_category(
-        &self,
-        query: &str,
-        choice: IndexChoice,
-        n: usize,
-        category: Option<&str>,
-    ) -> Result<Vec<SearchHit>, SearchError> {
-        search_with(self, query, &SearchRequest { choice, limit: n, category, feedback: false })
-    }
-
-    /// The terms `query` is searched for: none when it is empty or only stop words.
-    pub fn query_terms(&self, query: &str) -> Result<Vec<String>, SearchError> {
-        self.analyze(query)
-    }
-
-    /// The results of a search over all shards, ranked 1..=limit.
-    pub fn search_request(&self, query: &str, request: &SearchRequest) -> Result<Vec<SearchHit>, SearchError> {
-        search_with(self, query, request)
     }
 
     /// The collection statistics of one index for a query's terms, summed over the shards;
@@ -107,13 +82,8 @@ impl Ranker for Shards {
 
     /// One index of every shard, scored with the global statistics, merged by score. Ties
     /// keep the shards' order, then each shard's own order.
-    fn rank(
-        &self,
-        kind: IndexKind,
-        terms: &[(String, f32)],
-        limit: usize,
-        category: Option<&str>,
-    ) -> Result<Vec<Candidate>, SearchError> {
+    fn rank(&self, request: IndexRanking) -> Result<Vec<Candidate>, SearchError> {
+        let IndexRanking { kind, terms, limit, category } = request;
         let Some(statistics) = self.statistics(kind, terms, category)? else { return Ok(Vec::new()) };
         let mut hits = Vec::new();
         for (shard, (_, collection)) in self.shards.iter().enumerate() {
@@ -130,7 +100,7 @@ impl Ranker for Shards {
     }
 
     /// Pages counted over all the shards.
-    fn page_share(&self, term: &str) -> Result<f64, SearchError> {
+    fn page_counts(&self, term: &str) -> Result<(u64, Vec<u64>), SearchError> {
         let mut pages = 0;
         let mut counts: Vec<u64> = Vec::new();
         for (_, collection) in &self.shards {
@@ -139,7 +109,7 @@ impl Ranker for Shards {
             counts.resize(shard_counts.len(), 0);
             counts.iter_mut().zip(shard_counts).for_each(|(total, n)| *total += n);
         }
-        Ok(counts.into_iter().max().map_or(0.0, |n| n as f64 / pages.max(1) as f64))
+        Ok((pages, counts))
     }
 
     fn hit(&self, candidate: &Candidate, terms: &HashSet<String>) -> Result<SearchHit, SearchError> {

@@ -71,15 +71,16 @@ pub fn prepare_markup(html: &str, max_depth: usize) -> (Cow<'_, str>, bool) {
     let mut capped = false;
     // The end of the input copied so far.
     let mut last = 0;
+    let mut filter = AttributeFilter::default();
     for tag in Tags::new(html) {
         let is_start_tag = html.as_bytes().get(tag.start + 1).is_some_and(u8::is_ascii_alphabetic);
-        let (cut, too_deep, replacement) = match tag.kind {
+        let (cut, too_deep, filtered) = match tag.kind {
             TagKind::Start => {
                 depth += 1;
                 if depth > max_depth {
-                    (tag.start..tag.end, true, None)
-                } else if let Some(filtered) = without_unread_attributes(&html[tag.start..tag.end]) {
-                    (tag.start..tag.end, false, Some(filtered))
+                    (tag.start..tag.end, true, false)
+                } else if filter.drops_unread(&html[tag.start..tag.end]) {
+                    (tag.start..tag.end, false, true)
                 } else {
                     continue;
                 }
@@ -90,19 +91,21 @@ pub fn prepare_markup(html: &str, max_depth: usize) -> (Cow<'_, str>, bool) {
                 if !too_deep {
                     continue;
                 }
-                (tag.start..tag.end, true, None)
+                (tag.start..tag.end, true, false)
             }
-            TagKind::Other if is_start_tag => match without_unread_attributes(&html[tag.start..tag.end]) {
-                Some(filtered) => (tag.start..tag.end, false, Some(filtered)),
-                None => continue,
-            },
+            TagKind::Other if is_start_tag => {
+                if !filter.drops_unread(&html[tag.start..tag.end]) {
+                    continue;
+                }
+                (tag.start..tag.end, false, true)
+            }
             TagKind::Other => continue,
             TagKind::RawText { body_end, droppable } => {
                 let body = &html.as_bytes()[tag.end..body_end];
                 if !droppable || body.is_empty() || memchr::memmem::find(body, b"<!--").is_some() {
                     continue;
                 }
-                (tag.end..body_end, false, None)
+                (tag.end..body_end, false, false)
             }
         };
         let out = out.get_or_insert_with(|| String::with_capacity(html.len()));
@@ -111,8 +114,8 @@ pub fn prepare_markup(html: &str, max_depth: usize) -> (Cow<'_, str>, bool) {
             out.push(' ');
             capped = true;
         }
-        if let Some(replacement) = replacement {
-            out.push_str(&replacement);
+        if filtered {
+            filter.write(&html[tag.start..tag.end], out);
         }
         last = cut.end;
     }
@@ -148,94 +151,111 @@ fn is_space(b: u8) -> bool {
     matches!(b, b'\t' | b'\n' | b'\x0c' | b'\r' | b' ')
 }
 
-/// The start tag `tag` (from `<` to the `>` the scan found) without the attributes nothing
-/// reads, or `None` when it keeps them all or its attributes do not end at that `>` (a `>`
-/// inside a quoted value). The attributes are read by the HTML tokenizer's states (before
-/// and after a name, the three kinds of value, the self-closing slash); those kept are
-/// written back as they were, one space apart, so they tokenize to the same names and
-/// values in the same order.
-fn without_unread_attributes(tag: &str) -> Option<String> {
-    let b = tag.as_bytes();
-    if b.last() != Some(&b'>') {
-        return None;
-    }
-    let end = b.len() - 1;
-    let mut i = 1;
-    while i < end && !is_space(b[i]) && b[i] != b'/' {
-        i += 1;
-    }
-    let name_end = i;
-    let mut kept_spans: Vec<(usize, usize)> = Vec::new();
-    let mut seen: Vec<&str> = Vec::new();
-    let mut dropped = false;
-    let mut self_closing = false;
-    loop {
-        while i < end && is_space(b[i]) {
+/// What [`AttributeFilter::drops_unread`] found in the last start tag it read, kept from tag
+/// to tag so that a page's thousands of tags need no allocation each.
+#[derive(Default)]
+struct AttributeFilter {
+    /// The spans of the tag's attribute names so far, and of the attributes kept.
+    names: Vec<(usize, usize)>,
+    kept: Vec<(usize, usize)>,
+    name_end: usize,
+    self_closing: bool,
+}
+
+impl AttributeFilter {
+    /// Whether the start tag `tag` (from `<` to the `>` the scan found) has attributes nothing
+    /// reads, to be dropped by [`AttributeFilter::write`]; `false` when it keeps them all or its
+    /// attributes do not end at that `>` (a `>` inside a quoted value). The attributes are read
+    /// by the HTML tokenizer's states (before and after a name, the three kinds of value, the
+    /// self-closing slash).
+    fn drops_unread(&mut self, tag: &str) -> bool {
+        let b = tag.as_bytes();
+        if b.last() != Some(&b'>') {
+            return false;
+        }
+        let end = b.len() - 1;
+        let mut i = 1;
+        while i < end && !is_space(b[i]) && b[i] != b'/' {
             i += 1;
         }
-        if i == end {
-            break;
-        }
-        if b[i] == b'/' {
-            // The self-closing slash, or a stray one the tokenizer skips.
-            if i + 1 == end {
-                self_closing = true;
+        self.name_end = i;
+        self.names.clear();
+        self.kept.clear();
+        self.self_closing = false;
+        let mut dropped = false;
+        loop {
+            while i < end && is_space(b[i]) {
+                i += 1;
+            }
+            if i == end {
                 break;
             }
-            i += 1;
-            continue;
-        }
-        // An attribute name runs to white space, `/`, `>` or `=` (a leading `=` is part of it).
-        let start = i;
-        i += 1;
-        while i < end && !is_space(b[i]) && !matches!(b[i], b'/' | b'=') {
-            i += 1;
-        }
-        let mut after_name = i;
-        while after_name < end && is_space(b[after_name]) {
-            after_name += 1;
-        }
-        if after_name < end && b[after_name] == b'=' {
-            let mut value = after_name + 1;
-            while value < end && is_space(b[value]) {
-                value += 1;
-            }
-            i = match b[value] {
-                // `name=>`: an empty value, and the tag ends.
-                b'>' => value,
-                quote @ (b'"' | b'\'') => value + 1 + memchr::memchr(quote, &b[value + 1..end])? + 1,
-                _ => {
-                    let mut k = value;
-                    while k < end && !is_space(b[k]) {
-                        k += 1;
-                    }
-                    k
+            if b[i] == b'/' {
+                // The self-closing slash, or a stray one the tokenizer skips.
+                if i + 1 == end {
+                    self.self_closing = true;
+                    break;
                 }
-            };
+                i += 1;
+                continue;
+            }
+            // An attribute name runs to white space, `/`, `>` or `=` (a leading `=` is part of it).
+            let start = i;
+            i += 1;
+            while i < end && !is_space(b[i]) && !matches!(b[i], b'/' | b'=') {
+                i += 1;
+            }
+            let mut after_name = i;
+            while after_name < end && is_space(b[after_name]) {
+                after_name += 1;
+            }
+            if after_name < end && b[after_name] == b'=' {
+                let mut value = after_name + 1;
+                while value < end && is_space(b[value]) {
+                    value += 1;
+                }
+                i = match b[value] {
+                    // `name=>`: an empty value, and the tag ends.
+                    b'>' => value,
+                    quote @ (b'"' | b'\'') => match memchr::memchr(quote, &b[value + 1..end]) {
+                        Some(k) => value + 1 + k + 1,
+                        None => return false,
+                    },
+                    _ => {
+                        let mut k = value;
+                        while k < end && !is_space(b[k]) {
+                            k += 1;
+                        }
+                        k
+                    }
+                };
+            }
+            // The tokenizer keeps the first of two attributes of one name: a later one is
+            // dropped whatever its name (a kept `style` must not stand in for a dropped one).
+            let name = attribute_name(&tag[start..i]);
+            let repeated = self.names.iter().any(|&(a, z)| tag[a..z].eq_ignore_ascii_case(name));
+            self.names.push((start, start + name.len()));
+            if !repeated && kept(&tag[start..i]) {
+                self.kept.push((start, i));
+            } else {
+                dropped = true;
+            }
         }
-        // The tokenizer keeps the first of two attributes of one name: a later one is
-        // dropped whatever its name (a kept `style` must not stand in for a dropped one).
-        let name = attribute_name(&tag[start..i]);
-        let repeated = seen.iter().any(|n: &&str| n.eq_ignore_ascii_case(name));
-        seen.push(name);
-        if !repeated && kept(&tag[start..i]) {
-            kept_spans.push((start, i));
-        } else {
-            dropped = true;
+        dropped
+    }
+
+    /// Writes `tag`, which [`AttributeFilter::drops_unread`] just read, with the attributes it
+    /// keeps written back as they were, one space apart, so they tokenize to the same names
+    /// and values in the same order.
+    fn write(&self, tag: &str, out: &mut String) {
+        out.push_str(&tag[..self.name_end]);
+        for &(start, stop) in &self.kept {
+            out.push(' ');
+            out.push_str(&tag[start..stop]);
         }
+        // A space before the slash: after an unquoted value, `/` would be part of the value.
+        out.push_str(if self.self_closing { " />" } else { ">" });
     }
-    if !dropped {
-        return None;
-    }
-    let mut out = String::with_capacity(tag.len());
-    out.push_str(&tag[..name_end]);
-    for (start, stop) in kept_spans {
-        out.push(' ');
-        out.push_str(&tag[start..stop]);
-    }
-    // A space before the slash: after an unquoted value, `/` would be part of the value.
-    out.push_str(if self_closing { " />" } else { ">" });
-    Some(out)
 }
 
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]

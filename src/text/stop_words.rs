@@ -13,7 +13,12 @@
 use std::collections::{HashMap, HashSet};
 use std::sync::{Arc, LazyLock};
 
-static GENERIC: LazyLock<HashSet<&'static str>> = LazyLock::new(|| {
+use fnv::FnvHashSet;
+
+/// The lists are looked up once per term of every page: FNV hashes a short word in a few steps, where the
+/// standard library's DoS-resistant SipHash takes several times as long (the list is ours, not
+/// input, so no adversary chooses its keys).
+static GENERIC: LazyLock<FnvHashSet<&'static str>> = LazyLock::new(|| {
     include_str!("stopwords/en.txt")
         .lines()
         .chain(include_str!("stopwords/zh.txt").lines())
@@ -23,12 +28,12 @@ static GENERIC: LazyLock<HashSet<&'static str>> = LazyLock::new(|| {
 });
 
 /// The generic ("safe") stop words of every language we ship a list for.
-pub fn generic_stop_words() -> &'static HashSet<&'static str> {
+pub fn generic_stop_words() -> &'static FnvHashSet<&'static str> {
     &GENERIC
 }
 
 /// The list of every language the stop-words crate has, lower-cased (the tokenizer's terms are).
-static BY_LANGUAGE: LazyLock<HashMap<&'static str, HashSet<String>>> = LazyLock::new(|| {
+static BY_LANGUAGE: LazyLock<HashMap<&'static str, FnvHashSet<String>>> = LazyLock::new(|| {
     stop_words::available_languages()
         .iter()
         .filter_map(|&code| Some((code, stop_words::lookup(code)?.iter().map(|w| w.to_lowercase()).collect())))
@@ -37,7 +42,7 @@ static BY_LANGUAGE: LazyLock<HashMap<&'static str, HashSet<String>>> = LazyLock:
 
 /// The stop list of a language (a BCP 47 primary subtag), beyond the generic lists; `None`
 /// for English and Chinese (the generic lists are theirs) and for languages without a list.
-pub fn language_stop_words(lang: &str) -> Option<&'static HashSet<String>> {
+pub fn language_stop_words(lang: &str) -> Option<&'static FnvHashSet<String>> {
     let code = match lang {
         "en" | "zh" => return None,
         // Bokmål and Nynorsk: the lists have Norwegian.
@@ -51,8 +56,8 @@ pub fn language_stop_words(lang: &str) -> Option<&'static HashSet<String>> {
 /// and, once [`StopWords::for_language`] names it, those of one page's language.
 #[derive(Debug, Clone, Default)]
 pub struct StopWords {
-    learned: Arc<HashSet<String>>,
-    language: Option<&'static HashSet<String>>,
+    learned: Arc<FnvHashSet<String>>,
+    language: Option<&'static FnvHashSet<String>>,
     /// The page is Japanese: a term written in hiragana alone is a particle, an auxiliary or
     /// an inflection (the tokenizer cuts Japanese where the script changes), not a topic.
     hiragana_is_grammar: bool,

@@ -368,12 +368,14 @@ impl<'a> PageFeatures<'a> {
 fn page_similarities(tree: &TagTree, weights: &BlockWeights, blocks: &[NodeId]) -> Vec<f64> {
     let stop = generic_stop_words();
     // Each distinct term once: its number, and whether it is a content term.
-    let mut numbers: FnvHashMap<&str, u32> = FnvHashMap::default();
+    let occurrences_on_page: usize = blocks.iter().map(|&id| tree.nodes[id].terms.len()).sum();
+    let mut numbers: FnvHashMap<&str, u32> =
+        FnvHashMap::with_capacity_and_hasher(occurrences_on_page, Default::default());
     let mut terms: Vec<&str> = Vec::new();
     let mut content: Vec<bool> = Vec::new();
     let mut page_weight: Vec<f64> = Vec::new();
     // The content terms of each block, by number: `occurrences[starts[b]..starts[b + 1]]`.
-    let mut occurrences: Vec<u32> = Vec::new();
+    let mut occurrences: Vec<u32> = Vec::with_capacity(occurrences_on_page);
     let mut starts = Vec::with_capacity(blocks.len() + 1);
     for &id in blocks {
         starts.push(occurrences.len());
@@ -460,6 +462,16 @@ fn text_marks(node: &crate::tagtree::Node) -> (usize, usize, usize) {
     let (mut punctuation, mut digits, mut chars) = (0, 0, 0);
     for item in &node.items {
         if let Item::Text { text, .. } = item {
+            if text.is_ascii() {
+                // A byte a character, the same counts without decoding (the marks beyond
+                // ASCII cannot occur).
+                for &b in text.as_bytes().iter().filter(|&&b| !matches!(b, b'\t'..=b'\r' | b' ')) {
+                    chars += 1;
+                    punctuation += usize::from(matches!(b, b'.' | b',' | b';' | b':' | b'!' | b'?'));
+                    digits += usize::from(b.is_ascii_digit());
+                }
+                continue;
+            }
             for c in text.chars().filter(|c| !c.is_whitespace()) {
                 chars += 1;
                 if matches!(c, '.' | ',' | ';' | ':' | '!' | '?' | '。' | '，' | '；' | '：' | '！' | '？' | '、')
