@@ -24,6 +24,7 @@ pub mod block_classifier;
 mod block_weight;
 mod features;
 mod layout;
+pub mod logistic;
 pub mod mountain_model;
 mod page_type;
 pub mod satisfiable_subtree;

@@ -430,10 +430,11 @@ pub fn page_type_markdown(report: &PageTypeReport, command: &str) -> String {
         model.threshold,
         report.folds,
     );
-    for (name, weight) in model.features.iter().zip(&model.weights) {
+    let regression = &model.regression;
+    for (name, weight) in regression.features.iter().zip(&regression.weights) {
         let _ = writeln!(md, "| {name} | {weight:.3} |");
     }
-    let _ = writeln!(md, "| intercept | {:.3} |", model.bias);
+    let _ = writeln!(md, "| intercept | {:.3} |", regression.bias);
     md
 }
 

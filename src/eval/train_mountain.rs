@@ -21,7 +21,8 @@ use std::path::Path;
 use rayon::prelude::*;
 
 use super::clean::{CleanEvalError, GoldPage, GoldSet, PageScore, score_tokens};
-use crate::clean::mountain_model::{Mountain, RidgeFeatures, RidgeModel, fit_logistic_regression};
+use crate::clean::logistic::{LogisticRegression, fit_logistic_regression};
+use crate::clean::mountain_model::{Mountain, RidgeFeatures, RidgeModel};
 use crate::config::{Config, MountainConfig};
 use crate::page::PageContext;
 use crate::text::StopWords;
@@ -110,11 +111,7 @@ pub fn train_mountain(
     );
     let model = RidgeModel {
         protocol,
-        features: RidgeFeatures::NAMES.iter().map(|s| s.to_string()).collect(),
-        mean: fit.mean,
-        scale: fit.scale,
-        weights: fit.weights,
-        bias: fit.bias,
+        regression: LogisticRegression::new(&RidgeFeatures::NAMES, fit),
         examples: examples.len(),
         positives: examples.iter().filter(|(_, y)| *y).count(),
         // The parameters the ridges were computed with; the model path is not one of them.

@@ -34,7 +34,7 @@ pub mod model;
 pub mod ridges;
 pub mod smoothing;
 
-pub use model::{ModelError, RidgeModel, fit_logistic_regression, logistic_probability};
+pub use model::RidgeModel;
 pub use ridges::{Ridge, RidgeFeatures};
 
 use crate::clean::{Layout, TopicContent, page_type, type_of_area};

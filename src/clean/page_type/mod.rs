@@ -80,6 +80,7 @@ pub fn type_of_area(tree: &TagTree, layout: &Layout, area: &[usize], config: &Pa
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::clean::logistic::{LogisticRegression, ModelFileError};
     use crate::config::{CleanerKind, Config};
     use crate::tagtree::build_tag_tree;
 
@@ -125,6 +126,14 @@ mod tests {
             assert_eq!(model.cleaner, "docview");
             assert_eq!(HubModel::from_json(&model.to_json()).unwrap(), model);
         }
+        let shipped = model::DEFAULT_MODEL_JSON;
+        assert_eq!(
+            HubModel::from_json(shipped).unwrap().to_json(),
+            shipped,
+            "the shipped file is as to_json writes it"
+        );
+        let unknown = shipped.replacen("\"bias\"", "\"intercept\": 0.0,\n  \"bias\"", 1);
+        assert!(matches!(HubModel::from_json(&unknown), Err(HubModelError::File(ModelFileError::Parse { .. }))));
         let model = HubModel::load(None, CleanerKind::Blocks).unwrap();
         let other = HubModel { cleaner: "blocks".into(), ..model.clone() };
         let path = std::env::temp_dir().join(format!("indexer-hub-model-{}.json", std::process::id()));
@@ -134,8 +143,9 @@ mod tests {
         assert!(matches!(refused, Err(HubModelError::OtherCleaner { .. })), "{refused:?}");
         assert!(matches!(HubModel::load(None, CleanerKind::Pab), Err(HubModelError::NoModel { .. })));
         let mut broken = model.clone();
-        broken.weights.pop();
-        assert!(matches!(HubModel::from_json(&broken.to_json()), Err(HubModelError::Shape { .. })));
+        broken.regression.weights.pop();
+        let refused = HubModel::from_json(&broken.to_json());
+        assert!(matches!(refused, Err(HubModelError::File(ModelFileError::Shape { .. }))), "{refused:?}");
     }
 
     #[test]
@@ -164,14 +174,17 @@ mod tests {
             entry_image_share: 0.0,
         };
         let n = PageFeatures::NAMES.len();
-        let never = HubModel {
-            cleaner: "docview".into(),
-            protocol: String::new(),
+        let regression = LogisticRegression {
             features: PageFeatures::NAMES.iter().map(|s| s.to_string()).collect(),
             mean: vec![0.0; n],
             scale: vec![1.0; n],
             weights: vec![0.0; n],
             bias: -5.0,
+        };
+        let never = HubModel {
+            cleaner: "docview".into(),
+            protocol: String::new(),
+            regression: regression.clone(),
             threshold: 0.5,
             examples: 0,
             positives: 0,
@@ -182,7 +195,7 @@ mod tests {
         assert_eq!(retype(BlockType::Hub, &all_links, never.is_hub(&all_links), &config), BlockType::Hub);
         assert_eq!(retype(BlockType::Image, &features, never.is_hub(&features), &config), BlockType::Image);
         assert_eq!(retype(BlockType::Empty, &features, never.is_hub(&features), &config), BlockType::Empty);
-        let always = HubModel { bias: 5.0, ..never };
+        let always = HubModel { regression: LogisticRegression { bias: 5.0, ..regression }, ..never };
         assert_eq!(retype(BlockType::Topic, &features, always.is_hub(&features), &config), BlockType::Hub);
         assert_eq!(retype(BlockType::Empty, &features, always.is_hub(&features), &config), BlockType::Empty);
     }

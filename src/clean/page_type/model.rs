@@ -12,7 +12,9 @@
 use serde::{Deserialize, Serialize};
 
 use super::PageFeatures;
-use crate::clean::mountain_model::{fit_logistic_regression, logistic_probability};
+use crate::clean::logistic::{
+    LogisticRegression, ModelFileError, fit_logistic_regression, model_file_text, model_json, parse_model,
+};
 use crate::config::CleanerKind;
 
 /// The built-in model, trained by `indexer eval page-types --write-model` (see its
@@ -39,14 +41,9 @@ pub struct HubModel {
     pub cleaner: String,
     /// How the model was trained: data, labels, learner.
     pub protocol: String,
-    /// Feature names, in the order of the vectors below ([`PageFeatures::NAMES`]).
-    pub features: Vec<String>,
-    /// Standardisation: each feature minus its training mean, over its training deviation.
-    pub mean: Vec<f64>,
-    pub scale: Vec<f64>,
-    /// Logistic-regression weights of the standardised features, and the intercept.
-    pub weights: Vec<f64>,
-    pub bias: f64,
+    /// The logistic regression over [`PageFeatures::NAMES`].
+    #[serde(flatten)]
+    pub regression: LogisticRegression,
     /// A page is a hub when its probability is at least this.
     pub threshold: f64,
     /// Training pages and how many were hubs.
@@ -57,14 +54,8 @@ pub struct HubModel {
 /// A model file that cannot be used.
 #[derive(Debug, thiserror::Error)]
 pub enum HubModelError {
-    #[error("cannot read the hub-page model: {0}")]
-    Read(#[from] std::io::Error),
-    #[error("the hub-page model is not valid JSON: {0}")]
-    Parse(#[from] serde_json::Error),
-    #[error(
-        "the hub-page model has features {found:?}; this build expects {expected:?} with one mean, scale and weight each"
-    )]
-    Shape { found: Vec<String>, expected: Vec<String> },
+    #[error(transparent)]
+    File(#[from] ModelFileError),
     #[error(
         "the hub-page model was fitted on the output of the {model} cleaner, but {cleaner} types pages on \
          {typed_on}'s; train one with `indexer eval page-types --write-model FILE`"
@@ -80,18 +71,14 @@ const L2: f64 = 0.01;
 const EPOCHS: usize = 3000;
 const LEARNING_RATE: f64 = 0.5;
 
+/// What errors call the model.
+const MODEL: &str = "hub-page model";
+
 impl HubModel {
     /// Reads a model from JSON and checks its shape.
     pub fn from_json(text: &str) -> Result<HubModel, HubModelError> {
-        let model: HubModel = serde_json::from_str(text)?;
-        let n = PageFeatures::NAMES.len();
-        let names_match = model.features.iter().map(String::as_str).eq(PageFeatures::NAMES.iter().copied());
-        if !names_match || model.mean.len() != n || model.scale.len() != n || model.weights.len() != n {
-            return Err(HubModelError::Shape {
-                found: model.features,
-                expected: PageFeatures::NAMES.iter().map(|s| s.to_string()).collect(),
-            });
-        }
+        let model: HubModel = parse_model(text, MODEL)?;
+        model.regression.check_features(MODEL, PageFeatures::NAMES)?;
         Ok(model)
     }
 
@@ -100,10 +87,7 @@ impl HubModel {
     pub fn load(path: Option<&std::path::Path>, cleaner: CleanerKind) -> Result<HubModel, HubModelError> {
         let typed_on =
             typing_cleaner(cleaner).ok_or_else(|| HubModelError::NoModel { cleaner: cleaner.name().into() })?;
-        let model = match path {
-            None => HubModel::from_json(DEFAULT_MODEL_JSON)?,
-            Some(path) => HubModel::from_json(&std::fs::read_to_string(path)?)?,
-        };
+        let model = HubModel::from_json(&model_json(path, DEFAULT_MODEL_JSON, MODEL)?)?;
         if model.cleaner != typed_on.name() {
             return Err(HubModelError::OtherCleaner {
                 model: model.cleaner,
@@ -115,7 +99,7 @@ impl HubModel {
     }
 
     pub fn to_json(&self) -> String {
-        serde_json::to_string_pretty(self).expect("a model serialises") + "\n"
+        model_file_text(self)
     }
 
     /// Fits a model to `examples` (features of `cleaner`'s output, is a hub: `cleaner` is a
@@ -127,11 +111,7 @@ impl HubModel {
         HubModel {
             cleaner: cleaner.name().to_string(),
             protocol,
-            features: PageFeatures::NAMES.iter().map(|s| s.to_string()).collect(),
-            mean: fit.mean,
-            scale: fit.scale,
-            weights: fit.weights,
-            bias: fit.bias,
+            regression: LogisticRegression::new(PageFeatures::NAMES, fit),
             threshold,
             examples: examples.len(),
             positives: examples.iter().filter(|(_, hub)| *hub).count(),
@@ -140,7 +120,7 @@ impl HubModel {
 
     /// The probability that the page is a hub.
     pub fn probability(&self, features: &PageFeatures) -> f64 {
-        logistic_probability(&features.model_inputs(), &self.mean, &self.scale, &self.weights, self.bias)
+        self.regression.probability(&features.model_inputs())
     }
 
     pub fn is_hub(&self, features: &PageFeatures) -> bool {

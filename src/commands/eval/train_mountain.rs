@@ -39,9 +39,9 @@ pub fn run(args: EvalTrainMountainArgs) -> Result<ExitCode> {
         "{} ridges ({} primary); weights {:?} on {:?}, bias {:.4}; {:.1} s; wrote {}",
         model.examples,
         model.positives,
-        model.weights.iter().map(|w| (w * 1e4).round() / 1e4).collect::<Vec<_>>(),
-        model.features,
-        model.bias,
+        model.regression.weights.iter().map(|w| (w * 1e4).round() / 1e4).collect::<Vec<_>>(),
+        model.regression.features,
+        model.regression.bias,
         started.elapsed().as_secs_f64(),
         args.out.display()
     );
