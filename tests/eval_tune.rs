@@ -68,18 +68,33 @@ fn later_stages_start_from_each_folds_earlier_choice() {
     // Known items bound the choice: every fold's settings and the chosen ones keep the most
     // answers first a candidate keeps; the start (the shipped settings) keeps all 25 queries'
     // on the three searches, and it is in the abstract stage's grid.
-    let known = configs[0].to_str().unwrap();
-    tune(&["--stages", "abstract", "--keep-answers", known], "known");
+    let known_config = config(dir.path(), "known");
+    tune(&["--stages", "abstract", "--keep-answers", known_config.to_str().unwrap()], "known");
     let known = report(&dir.path().join("known"));
-    assert_eq!(known["known_items"], serde_json::json!(["one"]));
+    assert_eq!(known["known_items"], serde_json::json!(["known"]));
     assert_eq!(known["answers_total"], 75);
     assert_eq!(known["answers_kept"], 75);
     for fold in known["folds"].as_array().unwrap() {
         assert_eq!(fold["answers_kept"], 75, "{}", fold["collection"]);
     }
-    assert!(known["chosen"]["chosen_by"].as_str().unwrap().contains("known-item queries of one"));
+    let chosen_by = known["chosen"]["chosen_by"].as_str().unwrap();
+    assert!(
+        chosen_by.contains("stages this run chose, abstract") && chosen_by.contains("queries of known"),
+        "{chosen_by}"
+    );
     let md = std::fs::read_to_string(dir.path().join("known/report.md")).unwrap();
-    assert!(md.contains("--keep-answers") && md.contains("Known items (one)"), "{md}");
+    assert!(md.contains("--keep-answers") && md.contains("Known items (known)"), "{md}");
+
+    // A bound that is also tuned on would reach the fold that holds it out: refused.
+    let mut both = indexer();
+    both.current_dir(dir.path()).args(["eval", "tune", "--stages", "abstract", "--report", "both"]);
+    for c in &configs {
+        both.arg("--config").arg(c);
+    }
+    let both = both.arg("--keep-answers").arg(&configs[0]).output().unwrap();
+    assert!(!both.status.success());
+    let stderr = String::from_utf8_lossy(&both.stderr);
+    assert!(stderr.contains("one is both tuned on (--config) and a known-item bound"), "{stderr}");
 
     let unknown = indexer().args(["eval", "tune", "--stages", "everything", "--config", "x.toml"]).output().unwrap();
     assert!(!unknown.status.success());

@@ -52,6 +52,14 @@ pub enum TuneError {
     Score(#[from] ScoreError),
     #[error("leave-one-collection-out needs at least two collections, got {0}")]
     TooFew(usize),
+    #[error(
+        "{0} is both tuned on (--config) and a known-item bound (--keep-answers): a bound is applied in every fold, so its judgments would reach the fold that holds it out; give the bound another collection"
+    )]
+    KnownIsTuned(String),
+    #[error(
+        "known-item collection {0} has no query judged with a relevant page (check that its topics' ids match its qrels): it would bound nothing"
+    )]
+    KnownJudgesNothing(String),
     #[error("cannot write {path}: {source}")]
     Write { path: String, source: std::io::Error },
 }
@@ -304,7 +312,20 @@ struct Tuner<'a> {
 
 /// What a stage's search of `settings` is scored by (the cache's key).
 fn cache_key(settings: &SearchSettings, stage: Stage) -> String {
-    format!("{}|{}", stage.name(), serde_json::to_string(&relevant(settings, stage)).unwrap_or_default())
+    format!("{}|{}", stage.name(), relevant(settings, stage))
+}
+
+/// Whether a candidate keeping `kept` known-item answers first, of objective `value`, replaces
+/// the stage's best so far: more answers kept wins outright (the bound), the objective chooses
+/// among candidates that keep as many, and a tie keeps the earlier one (grid order).
+fn replaces(kept: usize, value: f64, best: (usize, f64)) -> bool {
+    kept > best.0 || (kept == best.0 && value > best.1)
+}
+
+/// The known-item topics a collection can check: those with a query and a best-judged page.
+fn checkable(known: &TuneCollection) -> usize {
+    let best = known.qrels.best_judged();
+    known.topics.iter().filter(|topic| best.contains_key(topic.qid.as_str())).count()
 }
 
 impl Tuner<'_> {
@@ -394,7 +415,7 @@ impl Tuner<'_> {
                     continue;
                 }
                 let value = self.mean(on, &candidate, stage)?;
-                if kept > top.0 || value > top.1 {
+                if replaces(kept, value, (top.0, top.1)) {
                     top = (kept, value, candidate);
                 }
             }
@@ -448,7 +469,13 @@ pub fn tune(
     }
     let names: Vec<String> = collections.iter().map(|c| c.name.clone()).collect();
     let known_items: Vec<String> = known.iter().map(|c| c.name.clone()).collect();
-    let answers_total = ANSWERING.len() * known.iter().map(|c| c.qrels.best_judged().len()).sum::<usize>();
+    if let Some(name) = known_items.iter().find(|name| names.contains(name)) {
+        return Err(TuneError::KnownIsTuned(name.clone()));
+    }
+    if let Some(empty) = known.iter().find(|c| checkable(c) == 0) {
+        return Err(TuneError::KnownJudgesNothing(empty.name.clone()));
+    }
+    let answers_total = ANSWERING.len() * known.iter().map(checkable).sum::<usize>();
     let mut tuner = Tuner { collections, known, depth, cache: HashMap::new(), answers: HashMap::new(), progress };
     let everything: Vec<usize> = (0..n).collect();
     let mut stages = stages.to_vec();
@@ -475,7 +502,8 @@ pub fn tune(
         String::new()
     } else {
         format!(
-            ", among the candidates that keep the most answers of the known-item queries of {} first on the abstract, full-text and tiered searches (these keep {answers_kept} of {answers_total})",
+            " (in the stages this run chose, {}: among the candidates that keep the most answers of the known-item queries of {} first on the abstract, full-text and tiered searches; these keep {answers_kept} of {answers_total})",
+            stages.iter().map(|s| s.name()).collect::<Vec<_>>().join(", "),
             known_items.join(", ")
         )
     };
@@ -609,4 +637,21 @@ pub fn write_tuning_report(
         write(path, text)?;
     }
     Ok(())
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn a_candidate_keeping_fewer_known_answers_never_replaces_one_keeping_more() {
+        // The better objective loses when it keeps fewer answers: the bound comes first.
+        assert!(!replaces(74, 0.90, (75, 0.10)));
+        assert!(replaces(75, 0.10, (74, 0.90)));
+        // Among candidates that keep as many, the objective chooses; a tie keeps the earlier.
+        assert!(replaces(75, 0.50, (75, 0.40)));
+        assert!(!replaces(75, 0.40, (75, 0.40)));
+        // Without known items every candidate keeps 0 and the rule is the objective alone.
+        assert!(replaces(0, 0.41, (0, f64::NEG_INFINITY)));
+    }
 }

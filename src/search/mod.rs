@@ -527,21 +527,6 @@ pub trait Ranker {
     {
         search_with(self, query, request)
     }
-
-    /// The top `n` results for `query` among the pages of one content category (when
-    /// `category` is given), ranked 1..=n.
-    fn search_in_category(
-        &self,
-        query: &str,
-        choice: IndexChoice,
-        n: usize,
-        category: Option<&str>,
-    ) -> Result<Vec<SearchHit>, SearchError>
-    where
-        Self: Sized,
-    {
-        search_with(self, query, &SearchRequest { choice, limit: n, category, feedback: false })
-    }
 }
 
 /// The query's distinct terms, each of weight 1.

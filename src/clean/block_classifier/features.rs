@@ -456,6 +456,11 @@ fn last_descendant(tree: &TagTree, id: NodeId) -> NodeId {
     last
 }
 
+/// A mark that ends or divides a sentence, in Latin or CJK (full-width) script.
+fn is_sentence_mark(c: char) -> bool {
+    matches!(c, '.' | ',' | ';' | ':' | '!' | '?' | '。' | '，' | '；' | '：' | '！' | '？' | '、')
+}
+
 /// Sentence punctuation marks, digits and characters of a block's own text: running text
 /// has sentences, menus and bylines have few marks, dates and prices many digits.
 fn text_marks(node: &crate::tagtree::Node) -> (usize, usize, usize) {
@@ -467,15 +472,14 @@ fn text_marks(node: &crate::tagtree::Node) -> (usize, usize, usize) {
                 // ASCII cannot occur).
                 for &b in text.as_bytes().iter().filter(|&&b| !matches!(b, b'\t'..=b'\r' | b' ')) {
                     chars += 1;
-                    punctuation += usize::from(matches!(b, b'.' | b',' | b';' | b':' | b'!' | b'?'));
+                    punctuation += usize::from(is_sentence_mark(char::from(b)));
                     digits += usize::from(b.is_ascii_digit());
                 }
                 continue;
             }
             for c in text.chars().filter(|c| !c.is_whitespace()) {
                 chars += 1;
-                if matches!(c, '.' | ',' | ';' | ':' | '!' | '?' | '。' | '，' | '；' | '：' | '！' | '？' | '、')
-                {
+                if is_sentence_mark(c) {
                     punctuation += 1;
                 } else if c.is_ascii_digit() {
                     digits += 1;
