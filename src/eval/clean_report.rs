@@ -123,6 +123,10 @@ pub struct CrossValidatedF1 {
     pub folds: usize,
     /// (training set, F1), in the tuning run's order.
     pub sets: Vec<(String, f64)>,
+    /// The part of the cleaner's model the figure is of, when not all of it (a stacked block
+    /// classifier's report holds its first stage's cross-validated F1).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub part: Option<String>,
 }
 
 impl CleaningReport {
@@ -286,8 +290,14 @@ fn training_table(md: &mut String, report: &CleaningReport) {
         } else {
             "–".into()
         };
-        let _ =
-            writeln!(md, "| **{}, {}-fold cross-validated** | {} | {mean} |", cv.cleaner, cv.folds, cells.join(" | "));
+        let part = cv.part.as_ref().map(|p| format!(" ({p})")).unwrap_or_default();
+        let _ = writeln!(
+            md,
+            "| **{}{part}, {}-fold cross-validated** | {} | {mean} |",
+            cv.cleaner,
+            cv.folds,
+            cells.join(" | ")
+        );
     }
     for cleaner in &report.cleaners {
         let cells: Vec<String> =
@@ -439,7 +449,12 @@ mod tests {
             parse_floor: vec![500.0, 250.4],
             set_pages: vec![1, 1],
             training_sets: vec!["t".into()],
-            cross_validated: vec![CrossValidatedF1 { cleaner: "x".into(), folds: 5, sets: vec![("t".into(), 0.5)] }],
+            cross_validated: vec![CrossValidatedF1 {
+                cleaner: "x".into(),
+                folds: 5,
+                sets: vec![("t".into(), 0.5)],
+                part: None,
+            }],
         };
         let mut with_training = report.clone();
         with_training.cells.push(CleaningCell { set: "t".into(), score: score("x", 9) });
@@ -462,6 +477,12 @@ mod tests {
         assert!(md.contains("| y | – | – |"), "{md}");
         assert!(md.contains("| *r* (reference) | 0.750 | 0.750 |"), "{md}");
         assert!((with_training.mean_f1("x").unwrap() - 0.7).abs() < 1e-12);
+        // A figure of part of the model says which part, and the tuned rows are still found.
+        let mut of_part = with_training.clone();
+        of_part.cross_validated[0].part = Some("first stage".into());
+        let md = markdown(&of_part, "test");
+        assert!(md.contains("| **x (first stage), 5-fold cross-validated** | **0.500** |"), "{md}");
+        assert!(md.contains("| x (in-sample) | 0.900 | 0.900 |"), "{md}");
         let dir = tempfile::tempdir().unwrap();
         write_cleaning_report(&report, dir.path(), "test").unwrap();
         let svg = std::fs::read_to_string(dir.path().join("cleaning-f1.svg")).unwrap();

@@ -236,5 +236,12 @@ fn read_cross_validated(path: &Path) -> Result<CrossValidatedF1, CleanEvalError>
         .get("cross_validated")
         .cloned()
         .ok_or_else(|| error("no `cross_validated` field; run the command that wrote it again".to_string()))?;
-    serde_json::from_value(cv).map_err(|e| error(format!("`cross_validated` is not as expected: {e}")))
+    let mut cv: CrossValidatedF1 =
+        serde_json::from_value(cv).map_err(|e| error(format!("`cross_validated` is not as expected: {e}")))?;
+    // train-blocks cross-validates the first stage; a stacked model's second stage has its
+    // cross-validated figure in the grid's report (`eval train-blocks --grid --stacking`).
+    if json.get("second_stage_trees").is_some_and(|n| !n.is_null()) {
+        cv.part = Some("first stage of the stacked model".to_string());
+    }
+    Ok(cv)
 }

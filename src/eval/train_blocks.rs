@@ -723,6 +723,7 @@ pub fn train_blocks(
             cleaner: CleanerKind::Blocks.name().to_string(),
             folds,
             sets: names.iter().cloned().zip(cross_validated_f1.iter().copied()).collect(),
+            part: None,
         },
         sets: names,
         folds,

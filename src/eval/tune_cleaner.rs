@@ -383,6 +383,7 @@ pub fn tune_cleaner(
             cleaner: CleanerKind::DocView.name().to_string(),
             folds: options.folds,
             sets: tuner.sets.iter().cloned().zip(cv_f1).collect(),
+            part: None,
         },
         fold_results,
         chosen: named(&chosen),
