@@ -146,19 +146,13 @@ mod tests {
     fn stump(name: &str, at: f64, above: bool) -> BlockModel {
         let sign = if above { 1.0 } else { -1.0 };
         let features = feature_names(&[]);
-        let f = features.iter().position(|n| n == name).unwrap() as i32;
+        let f = features.iter().position(|n| n == name).unwrap();
         BlockModel {
             protocol: "test".into(),
             vocabulary: Vec::new(),
             features,
             base_score: 0.0,
-            trees: vec![Tree {
-                feature: vec![f, -1, -1],
-                threshold: vec![at, 0.0, 0.0],
-                left: vec![1, 0, 0],
-                right: vec![2, 0, 0],
-                value: vec![0.0, -5.0 * sign, 5.0 * sign],
-            }],
+            trees: vec![Tree::one_split(f, at, -5.0 * sign, 5.0 * sign)],
             threshold: 0.5,
             examples: 0,
             positives: 0,
@@ -205,14 +199,7 @@ mod tests {
         };
         let expected = clean(one_stage.clone());
         // A second stage that splits on the first stage's own probability at 0.5.
-        let stage1_column = one_stage.features.len() as i32;
-        let copy = Tree {
-            feature: vec![stage1_column, -1, -1],
-            threshold: vec![0.5, 0.0, 0.0],
-            left: vec![1, 0, 0],
-            right: vec![2, 0, 0],
-            value: vec![0.0, -5.0, 5.0],
-        };
+        let copy = Tree::one_split(one_stage.features.len(), 0.5, -5.0, 5.0);
         let mut stacked = one_stage.clone();
         stacked.stage2 = Some(SecondStage {
             context_features: SecondStage::context_feature_names(),

@@ -26,6 +26,18 @@ pub struct Tree {
 }
 
 impl Tree {
+    /// A tree of one split (tests): `below` when column `feature` is under `at`, else `above`.
+    #[cfg(test)]
+    pub(crate) fn one_split(feature: usize, at: f64, below: f64, above: f64) -> Tree {
+        Tree {
+            feature: vec![feature as i32, -1, -1],
+            threshold: vec![at, 0.0, 0.0],
+            left: vec![1, 0, 0],
+            right: vec![2, 0, 0],
+            value: vec![0.0, below, above],
+        }
+    }
+
     /// The leaf value `row` reaches.
     pub fn predict(&self, row: &[f64]) -> f64 {
         let mut i = 0usize;
@@ -450,13 +462,7 @@ mod tests {
         assert!(!model.to_json().contains("stage2"), "a one-stage model's file keeps its format");
         assert_eq!(BlockModel::from_json(&model.to_json()).unwrap(), model);
         let width = model.features.len() + CONTEXT_FEATURES.len();
-        let on_stage1 = Tree {
-            feature: vec![model.features.len() as i32, -1, -1],
-            threshold: vec![0.5, 0.0, 0.0],
-            left: vec![1, 0, 0],
-            right: vec![2, 0, 0],
-            value: vec![0.0, -3.0, 3.0],
-        };
+        let on_stage1 = Tree::one_split(model.features.len(), 0.5, -3.0, 3.0);
         let mut stacked = model.clone();
         stacked.stage2 = Some(SecondStage {
             context_features: SecondStage::context_feature_names(),
