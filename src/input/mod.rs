@@ -20,6 +20,7 @@ use std::sync::atomic::{AtomicU64, Ordering};
 
 use serde::{Deserialize, Serialize};
 
+pub use crawl::inflated::{Inflation, SlotUse};
 pub use crawl::{PageFormat, ReadOptions};
 pub use folder::file_url;
 pub use list::read_input_list;
@@ -187,6 +188,23 @@ impl Source {
             Source::Folder(dir) => folder::visit(dir, options.max_page_bytes, progress, sink),
             Source::Warc(path) => crawl::visit(path, options, progress, sink),
             Source::JsonLines(path) => jsonl::visit(path, options.max_page_bytes, progress, sink),
+        }
+    }
+}
+
+impl Source {
+    /// [`Source::visit_with`] through the input's slot of inflated copies: a gzipped crawl
+    /// file is inflated once for the several reads of a build (`crawl::inflated`).
+    pub fn visit_inflated(
+        &self,
+        options: &ReadOptions,
+        progress: &ByteCounter,
+        sink: &mut dyn FnMut(InputEvent) -> bool,
+        slot: crawl::inflated::SlotUse<'_>,
+    ) -> Result<(), InputError> {
+        match self {
+            Source::Warc(path) => crawl::visit_inflated(path, options, progress, sink, slot),
+            _ => self.visit_with(options, progress, sink),
         }
     }
 }

@@ -15,7 +15,7 @@ use std::collections::VecDeque;
 use crossbeam_channel::{Receiver, Sender};
 
 use crate::config::InputConfig;
-use crate::input::{ByteCounter, InputError, InputEvent, ReadOptions, SkipReason, Skipped, Source};
+use crate::input::{ByteCounter, Inflation, InputError, InputEvent, ReadOptions, SkipReason, Skipped, SlotUse, Source};
 
 /// Batches an input's reader may have ready before it waits for the build to take one.
 const LANE_BATCHES: usize = 2;
@@ -26,6 +26,19 @@ const LANE_BATCHES: usize = 2;
 /// A source that cannot be read becomes a [`SkipReason::Unreadable`] record in its place.
 pub fn read_batches<E>(
     sources: &[Source],
+    input: &InputConfig,
+    counter: &ByteCounter,
+    sink: &mut dyn FnMut(usize, Vec<InputEvent>) -> Result<(), E>,
+) -> Result<(), E> {
+    read_batches_inflated(sources, None, input, counter, sink)
+}
+
+/// [`read_batches`] with the inputs' inflated copies (`input::Inflation`): a gzipped crawl
+/// file whose copy is ready is read from it; with `make`, a read makes the copies a later read
+/// will use.
+pub(super) fn read_batches_inflated<E>(
+    sources: &[Source],
+    inflation: Option<(&Inflation, bool)>,
     input: &InputConfig,
     counter: &ByteCounter,
     sink: &mut dyn FnMut(usize, Vec<InputEvent>) -> Result<(), E>,
@@ -43,7 +56,10 @@ pub fn read_batches<E>(
             let (source, counter) = (source.clone(), counter.clone());
             let (permits, permit_return) = (permits.clone(), permit_return.clone());
             let (batch_size, options) = (input.batch_size.max(1), input.read_options());
-            scope.spawn(move || read_one(&source, batch_size, &options, &counter, &sender, &permits, &permit_return));
+            let slot = inflation.map(|(inflation, make)| SlotUse::new(inflation, index, make));
+            scope.spawn(move || {
+                read_one(&source, slot, batch_size, &options, &counter, &sender, &permits, &permit_return)
+            });
             (index, receiver)
         };
         let mut waiting = sources.iter().enumerate();
@@ -69,8 +85,10 @@ pub fn read_batches<E>(
 }
 
 /// One input's reader thread: batches of `batch_size` events, the last one possibly shorter.
+#[allow(clippy::too_many_arguments)]
 fn read_one(
     source: &Source,
+    slot: Option<SlotUse<'_>>,
     batch_size: usize,
     options: &ReadOptions,
     counter: &ByteCounter,
@@ -87,7 +105,7 @@ fn read_one(
     };
     let mut batch = Vec::with_capacity(batch_size);
     acquire();
-    let result = source.visit_with(options, counter, &mut |event| {
+    let mut sink = |event| {
         batch.push(event);
         if batch.len() < batch_size {
             return true;
@@ -96,7 +114,11 @@ fn read_one(
         let taken = sender.send(std::mem::replace(&mut batch, Vec::with_capacity(batch_size))).is_ok();
         acquire();
         taken
-    });
+    };
+    let result = match slot {
+        Some(slot) => source.visit_inflated(options, counter, &mut sink, slot),
+        None => source.visit_with(options, counter, &mut sink),
+    };
     release();
     if let Err(e) = result {
         batch.push(InputEvent::Skipped(unreadable_source(e)));

@@ -42,7 +42,7 @@ use crate::index::{
     BuildOutput, IndexError, IndexSet, PageDocument, abandon_build, current_build, publish_build, start_append,
     start_build,
 };
-use crate::input::{ByteCounter, InputError, InputEvent, RawPage, SkipReason, Skipped, Source};
+use crate::input::{ByteCounter, Inflation, InputError, InputEvent, RawPage, SkipReason, Skipped, Source};
 use crate::replicas::{
     ReplicaDetector, ReplicaKind, SEEN_URLS_FILE, SIGNATURES_FILE, SeenUrls, SignatureWriter, StoreError, Verdict,
     check_settings, load_detector,
@@ -58,7 +58,7 @@ use crate::tagtree::TagTree;
 use encoding_rs::Encoding;
 pub use extract::{ExtractSummary, extract};
 pub use lanes::read_batches;
-use lanes::unreadable_source;
+use lanes::{read_batches_inflated, unreadable_source};
 use spill::{SpillReader, SpillWriter};
 pub use summary::{AppendCounts, BuildSummary, dir_size, peak_rss_bytes};
 
@@ -207,6 +207,9 @@ pub fn build_with_options(
     // the learning passes parse with this context.
     let generic = StopWords::generic();
     let learning_ctx = PageContext::new(config, &generic)?;
+    // A gzipped crawl file is inflated once: the first full read keeps the inflated bytes for
+    // the later ones (`input::Inflation`).
+    let inflation = Inflation::new(sources.len());
     // The site templates, like the stop words: an append keeps those of the build it adds
     // to (a build made before site evidence has none: its pages were cleaned alone, and so
     // are the new ones), shards take the list learned over all inputs, a build learns them.
@@ -219,11 +222,14 @@ pub fn build_with_options(
         Some(templates) => {
             let mut cleaner = Cleaner::from_config(config)?;
             cleaner.set_site_templates(templates);
-            let cleaner =
-                if cleaner.learns_from_sites() { learned_cleaner(&sources, &learning_ctx, observer)? } else { cleaner };
+            let cleaner = if cleaner.learns_from_sites() {
+                learned_cleaner_inflated(&sources, &inflation, &learning_ctx, observer)?
+            } else {
+                cleaner
+            };
             Learned { cleaner, stop_word_documents: None, spilled: None }
         }
-        None => build_cleaner(&sources, &learning_ctx, observer, given_stop_words.is_none())?,
+        None => build_cleaner(&sources, &inflation, &learning_ctx, observer, given_stop_words.is_none())?,
     };
     // A learning pass of the templates also gave the stop-word sample's terms (the pages
     // `learn_stop_words` parses are then parsed once).
@@ -250,7 +256,8 @@ pub fn build_with_options(
     } else {
         None
     };
-    let result = write_build(&sources, &output, earlier_summary.is_some(), &mut ctx, observer, shard, spilled);
+    let result =
+        write_build(&sources, &inflation, &output, earlier_summary.is_some(), &mut ctx, observer, shard, spilled);
     let mut summary = match result {
         Ok(summary) => summary,
         Err(e) => {
@@ -383,8 +390,10 @@ impl BuildFiles {
 /// once: pages wait, parsed, until the sample of their host is complete and its template
 /// made, and leave in input order, so that every output is the one a learning pass before
 /// this one gives.
+#[allow(clippy::too_many_arguments)]
 fn write_build(
     sources: &[Source],
+    inflation: &Inflation,
     output: &BuildOutput,
     append: bool,
     ctx: &mut PageContext<'_>,
@@ -411,7 +420,7 @@ fn write_build(
     let mut waiting = VecDeque::new();
     let mut positions = vec![0usize; sources.len()];
 
-    read_batches(sources, &config.input, &counter, &mut |source, batch| {
+    read_batches_inflated(sources, Some((inflation, false)), &config.input, &counter, &mut |source, batch| {
         let results: Vec<(usize, Result<ProcessedPage, Skipped>)> = if ctx.cleaner().learns_from_sites() {
             learn_from_batch(ctx, source, batch, &mut waiting);
             process_ready(ctx, &mut waiting)
@@ -737,11 +746,12 @@ const LEARN_IN_MAIN_PASS_MAX_BYTES: u64 = 32 << 20;
 /// distinct terms of the stop-word sample ([`learn_stop_words`]'s pages, parsed once).
 fn build_cleaner(
     sources: &[Source],
+    inflation: &Inflation,
     ctx: &PageContext<'_>,
     observer: &dyn BuildObserver,
     sample_stop_words: bool,
 ) -> Result<Learned, BuildError> {
-    let counted = counted_cleaner(sources, ctx)?;
+    let counted = counted_cleaner(sources, inflation, ctx)?;
     let cleaner = counted.cleaner;
     if !cleaner.learns_from_sites()
         || (cleaner.kind() != CleanerKind::SiteStyleTree && counted.held_bytes <= LEARN_IN_MAIN_PASS_MAX_BYTES)
@@ -760,7 +770,8 @@ fn build_cleaner(
             None
         }
     };
-    let (cleaner, stop_word_documents) = observed_cleaner(sources, ctx, observer, cleaner, sample, spill.as_mut());
+    let (cleaner, stop_word_documents) =
+        observed_cleaner(sources, inflation, ctx, observer, cleaner, sample, spill.as_mut());
     Ok(Learned { cleaner, stop_word_documents, spilled: spill.and_then(SpillWriter::finish) })
 }
 
@@ -813,11 +824,21 @@ pub fn learned_cleaner(
     ctx: &PageContext<'_>,
     observer: &dyn BuildObserver,
 ) -> Result<Cleaner, BuildError> {
-    let cleaner = counted_cleaner(sources, ctx)?.cleaner;
+    learned_cleaner_inflated(sources, &Inflation::new(sources.len()), ctx, observer)
+}
+
+/// [`learned_cleaner`] with the inputs' inflated copies (made by the counting pass).
+fn learned_cleaner_inflated(
+    sources: &[Source],
+    inflation: &Inflation,
+    ctx: &PageContext<'_>,
+    observer: &dyn BuildObserver,
+) -> Result<Cleaner, BuildError> {
+    let cleaner = counted_cleaner(sources, inflation, ctx)?.cleaner;
     if !cleaner.learns_from_sites() {
         return Ok(cleaner);
     }
-    Ok(observed_cleaner(sources, ctx, observer, cleaner, None, None).0)
+    Ok(observed_cleaner(sources, inflation, ctx, observer, cleaner, None, None).0)
 }
 
 /// Where the sample of one host lies in the input (pages counted in input order).
@@ -844,7 +865,8 @@ struct Counted {
 
 /// The cleaner after the counting pass (the pages of each host), and what else that pass
 /// found.
-fn counted_cleaner(sources: &[Source], ctx: &PageContext<'_>) -> Result<Counted, BuildError> {
+/// The counting pass makes the inputs' inflated copies: a later pass reads them.
+fn counted_cleaner(sources: &[Source], inflation: &Inflation, ctx: &PageContext<'_>) -> Result<Counted, BuildError> {
     let mut cleaner = Cleaner::from_config(ctx.config())?;
     let mut source_pages = vec![0; sources.len()];
     if !cleaner.learns_from_sites() {
@@ -854,8 +876,12 @@ fn counted_cleaner(sources: &[Source], ctx: &PageContext<'_>) -> Result<Counted,
     let mut spans: HashMap<String, SampleSpan> = HashMap::new();
     let (mut pages, mut bytes) = (0usize, 0u64);
     let counter = ByteCounter::default();
-    let Ok(()) =
-        read_batches::<std::convert::Infallible>(sources, &ctx.config().input, &counter, &mut |source, events| {
+    let Ok(()) = read_batches_inflated::<std::convert::Infallible>(
+        sources,
+        Some((inflation, true)),
+        &ctx.config().input,
+        &counter,
+        &mut |source, events| {
             for event in events {
                 if let InputEvent::Page(page) = event {
                     source_pages[source] += 1;
@@ -879,7 +905,8 @@ fn counted_cleaner(sources: &[Source], ctx: &PageContext<'_>) -> Result<Counted,
                 }
             }
             Ok(())
-        });
+        },
+    );
     let mut sampled: Vec<SampleSpan> =
         spans.into_values().filter(|span| span.pages >= cleaning.site_min_pages.max(1)).collect();
     sampled.sort_by_key(|span| span.first);
@@ -904,6 +931,7 @@ fn counted_cleaner(sources: &[Source], ctx: &PageContext<'_>) -> Result<Counted,
 /// parsed pages' trees are written to it for the main pass.
 fn observed_cleaner(
     sources: &[Source],
+    inflation: &Inflation,
     ctx: &PageContext<'_>,
     observer: &dyn BuildObserver,
     mut cleaner: Cleaner,
@@ -948,8 +976,12 @@ fn observed_cleaner(
     };
     let mut positions = vec![0usize; sources.len()];
     let counter = ByteCounter::default();
-    let Ok(()) =
-        read_batches::<std::convert::Infallible>(sources, &ctx.config().input, &counter, &mut |source, events| {
+    let Ok(()) = read_batches_inflated::<std::convert::Infallible>(
+        sources,
+        Some((inflation, false)),
+        &ctx.config().input,
+        &counter,
+        &mut |source, events| {
             for event in events {
                 match event {
                     InputEvent::Page(page) => {
@@ -973,7 +1005,8 @@ fn observed_cleaner(
                 }
             }
             Ok(())
-        });
+        },
+    );
     observe(&mut batch, &mut cleaner);
     cleaner.finish_learning();
     (cleaner, stop_word_sample.map(|_| documents))
@@ -1056,7 +1089,7 @@ mod tests {
         let sources = vec![Source::from_path(Path::new("eval/sample-corpus/pages")).unwrap()];
         let generic = StopWords::generic();
         let ctx = PageContext::new(&config, &generic).unwrap();
-        let learned = build_cleaner(&sources, &ctx, &Quiet, true).unwrap();
+        let learned = build_cleaner(&sources, &Inflation::new(sources.len()), &ctx, &Quiet, true).unwrap();
         let mut spilled = learned.spilled.expect("the learning pass keeps its trees");
         let (mut pages, mut kept, mut positions) = (0, 0, vec![0usize; sources.len()]);
         read_batches::<()>(&sources, &config.input, &ByteCounter::default(), &mut |source, batch| {

@@ -18,6 +18,7 @@
 mod arc;
 pub(crate) mod gzip;
 mod http;
+pub mod inflated;
 mod stream;
 mod warc;
 
@@ -29,6 +30,7 @@ use std::io::Read;
 use std::path::Path;
 
 use super::{ByteCounter, CountingReader, InputError, InputEvent, RawPage, SkipReason, Skipped};
+use inflated::{SlotState, SlotUse};
 use stream::Stream;
 
 pub use http::charset_of_content_type;
@@ -142,13 +144,18 @@ enum Framed {
 
 /// The file's bytes, decompressed when they start with the gzip magic.
 fn open(path: &Path, progress: &ByteCounter) -> std::io::Result<Box<dyn Read + Send>> {
+    let (counted, gzipped) = open_counted(path, progress)?;
+    if gzipped { Ok(Box::new(gzip::Members::new(counted))) } else { Ok(Box::new(counted)) }
+}
+
+/// The file, counting what is read from it, and whether it starts with the gzip magic.
+fn open_counted(path: &Path, progress: &ByteCounter) -> std::io::Result<(CountingReader<std::fs::File>, bool)> {
     let mut file = std::fs::File::open(path)?;
     let mut magic = [0u8; 2];
     let n = super::read_up_to(&mut file, &mut magic)?;
     use std::io::Seek;
     file.seek(std::io::SeekFrom::Start(0))?;
-    let counted = CountingReader { inner: file, counter: progress.clone() };
-    if n == 2 && magic == [0x1f, 0x8b] { Ok(Box::new(gzip::Members::new(counted))) } else { Ok(Box::new(counted)) }
+    Ok((CountingReader { inner: file, counter: progress.clone() }, n == 2 && magic == [0x1f, 0x8b]))
 }
 
 /// Which format a file is, from its first line.
@@ -158,14 +165,14 @@ enum Format {
     Arc,
 }
 
-fn sniff(stream: &mut Stream<Box<dyn Read + Send>>, display: &str) -> Result<Option<Format>, InputError> {
+fn sniff<R: Read>(stream: &mut Stream<R>, display: &str) -> Result<Option<Format>, InputError> {
     let format_error = |message: String| InputError::Format { path: display.to_string(), message };
     loop {
         match stream.starts_with(b"") {
             Ok(_) => {}
             Err(e) => return Err(format_error(format!("cannot read (corrupt gzip?): {e}"))),
         }
-        let starts = |s: &mut Stream<_>, p: &[u8]| s.starts_with(p).unwrap_or(false);
+        let starts = |s: &mut Stream<R>, p: &[u8]| s.starts_with(p).unwrap_or(false);
         if starts(stream, b"WARC/") {
             return Ok(Some(Format::Warc));
         }
@@ -195,10 +202,60 @@ pub fn visit(
 ) -> Result<(), InputError> {
     let display = path.display().to_string();
     let reader = open(path, progress).map_err(|source| InputError::Io { path: display.clone(), source })?;
+    visit_reader(&display, reader, options, sink).map(|_| ())
+}
+
+/// [`visit`] through the input's slot of inflated copies ([`inflated`]): a gzipped file
+/// whose copy is ready is read from it; otherwise, when the read may make it, it is made.
+pub fn visit_inflated(
+    path: &Path,
+    options: &ReadOptions,
+    progress: &ByteCounter,
+    sink: &mut dyn FnMut(InputEvent) -> bool,
+    slot_use: SlotUse<'_>,
+) -> Result<(), InputError> {
+    let Some(slot) = slot_use.inflation.slot(slot_use.index) else { return visit(path, options, progress, sink) };
+    let display = path.display().to_string();
+    let io_error = |source| InputError::Io { path: display.clone(), source };
+    let mut state = slot.lock();
+    match &*state {
+        SlotState::Ready(copy) => {
+            let reader = copy.reader(progress).map_err(io_error)?;
+            visit_reader(&display, reader, options, sink).map(|_| ())
+        }
+        SlotState::Unavailable => visit(path, options, progress, sink),
+        SlotState::Untried if !slot_use.make => visit(path, options, progress, sink),
+        SlotState::Untried => {
+            let compressed = ByteCounter::default();
+            let (counted, gzipped) = open_counted(path, progress).map_err(io_error)?;
+            if !gzipped {
+                *state = SlotState::Unavailable;
+                return visit_reader(&display, counted, options, sink).map(|_| ());
+            }
+            let counted = CountingReader { inner: counted, counter: compressed.clone() };
+            let recording = inflated::Recording::new(gzip::Members::new(counted), slot_use.inflation.room());
+            let recording = visit_reader(&display, recording, options, sink);
+            let (copy, result) = match recording {
+                Ok(recording) => (recording.finish(compressed.get()), Ok(())),
+                Err(e) => (None, Err(e)),
+            };
+            *state = copy.map_or(SlotState::Unavailable, SlotState::Ready);
+            result
+        }
+    }
+}
+
+/// [`visit`] of the decompressed bytes `reader` gives; returns the reader.
+fn visit_reader<R: Read>(
+    display: &str,
+    reader: R,
+    options: &ReadOptions,
+    sink: &mut dyn FnMut(InputEvent) -> bool,
+) -> Result<R, InputError> {
     let mut stream = Stream::new(reader);
-    let Some(format) = sniff(&mut stream, &display)? else { return Ok(()) };
+    let Some(format) = sniff(&mut stream, display)? else { return Ok(stream.into_inner()) };
     let mut number = 0usize;
-    let mut on_record = |framed: Framed, stream: &mut Stream<Box<dyn Read + Send>>| -> bool {
+    let mut on_record = |framed: Framed, stream: &mut Stream<R>| -> bool {
         number += 1;
         let event = match framed {
             Framed::Lost { offset, reason, detail } => InputEvent::Skipped(Skipped {
@@ -217,7 +274,7 @@ pub fn visit(
         Format::Warc => warc::records(&mut stream, &mut on_record),
         Format::Arc => arc::records(&mut stream, &mut on_record),
     }
-    Ok(())
+    Ok(stream.into_inner())
 }
 
 /// Every record of a crawl file by kind (as `warcio` counts them: a `dns:` response is a

@@ -31,6 +31,11 @@ impl<R: Read> Stream<R> {
         Stream { inner: BufReader::with_capacity(256 * 1024, inner), offset: 0, errors_in_a_row: 0 }
     }
 
+    /// The reader under the stream (what it had buffered is dropped).
+    pub fn into_inner(self) -> R {
+        self.inner.into_inner()
+    }
+
     /// Whether reading should stop: the same error keeps coming back with no progress.
     pub fn given_up(&self) -> bool {
         self.errors_in_a_row >= MAX_ERRORS_IN_A_ROW

@@ -157,3 +157,92 @@ fn records_are_counted_by_kind() {
     assert_eq!(counts.get("request"), Some(&1));
     assert_eq!(counts.len(), 2, "{counts:?}");
 }
+
+/// Every event of a read through `inflation`'s slot 0, in a form that compares, and the
+/// compressed bytes the read counted.
+fn inflated_events(path: &Path, inflation: &inflated::Inflation, make: bool) -> (Vec<String>, u64) {
+    let counter = ByteCounter::default();
+    let mut out = Vec::new();
+    visit_inflated(
+        path,
+        &ReadOptions::new(1_000_000),
+        &counter,
+        &mut |e| {
+            out.push(match e {
+                InputEvent::Page(p) => format!("page {} {} {:?}", p.origin, p.url, p.bytes),
+                InputEvent::Skipped(s) => format!("skipped {} {} {}", s.origin, s.reason, s.detail),
+            });
+            true
+        },
+        inflated::SlotUse::new(inflation, 0, make),
+    )
+    .unwrap();
+    (out, counter.get())
+}
+
+#[test]
+fn an_inflated_copy_gives_the_same_records_and_counts_the_compressed_bytes() {
+    let dir = tempfile::tempdir().unwrap();
+    let path = dir.path().join("a.warc.gz");
+    let mut bytes = Vec::new();
+    for i in 0..40 {
+        let body = format!("HTTP/1.1 200 OK\r\n\r\n<p>page {i} {}", gzip::tests::varied_text(i * 50));
+        bytes.extend(gzip_member(&record(&format!("https://a.example/{i}"), &body)));
+    }
+    bytes.extend(gzip_member(&record("https://a.example/gone", "HTTP/1.1 404 Not Found\r\n\r\nx")));
+    std::fs::write(&path, &bytes).unwrap();
+    let plain = inflated_events(&path, &inflated::Inflation::new(1), false);
+    assert_eq!(plain.0.len(), 41);
+    assert_eq!(plain.1, bytes.len() as u64);
+
+    let inflation = inflated::Inflation::new(1);
+    // A read that may not make the copy does not.
+    assert_eq!(inflated_events(&path, &inflation, false), plain);
+    assert!(!inflation.is_ready(0));
+    assert_eq!(inflated_events(&path, &inflation, true), plain);
+    assert!(inflation.is_ready(0));
+    // Read back from the copy (twice: each read starts at its beginning).
+    assert_eq!(inflated_events(&path, &inflation, false), plain);
+    assert_eq!(inflated_events(&path, &inflation, false), plain);
+
+    // A read stopped early keeps no copy.
+    let stopped = inflated::Inflation::new(1);
+    let mut seen = 0;
+    let sink = &mut |_| {
+        seen += 1;
+        seen < 3
+    };
+    visit_inflated(
+        &path,
+        &ReadOptions::new(1_000_000),
+        &ByteCounter::default(),
+        sink,
+        inflated::SlotUse::new(&stopped, 0, true),
+    )
+    .unwrap();
+    assert!(!stopped.is_ready(0));
+}
+
+#[test]
+fn a_damaged_file_is_inflated_again_by_every_read() {
+    let dir = tempfile::tempdir().unwrap();
+    let path = dir.path().join("d.warc.gz");
+    let first = gzip_member(&record(
+        "https://a.example/1",
+        &format!("HTTP/1.1 200 OK\r\n\r\n<p>{}", gzip::tests::varied_text(300)),
+    ));
+    let mut damaged = gzip_member(&record(
+        "https://a.example/2",
+        &format!("HTTP/1.1 200 OK\r\n\r\n<p>{}", gzip::tests::varied_text(300)),
+    ));
+    let middle = damaged.len() / 2;
+    damaged[middle..middle + 8].copy_from_slice(b"\xff\xff\xff\xff\xff\xff\xff\xff");
+    let last = gzip_member(&record("https://a.example/3", "HTTP/1.1 200 OK\r\n\r\n<p>three"));
+    std::fs::write(&path, [first, damaged, last].concat()).unwrap();
+    let plain = inflated_events(&path, &inflated::Inflation::new(1), false);
+    let inflation = inflated::Inflation::new(1);
+    assert_eq!(inflated_events(&path, &inflation, true), plain);
+    assert!(!inflation.is_ready(0));
+    assert_eq!(inflated_events(&path, &inflation, true), plain);
+    assert!(plain.0.iter().any(|e| e.contains("page") && e.contains("a.example/3")), "{plain:?}");
+}
