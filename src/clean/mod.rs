@@ -279,20 +279,29 @@ impl Cleaner {
                 // The site's template blocks are noise (`site_template`): outside the central
                 // area (§4.1), weight 0, and not the title heading, so that neither the root
                 // search nor the page type sees them. Node ids stay.
-                let marked = self.site_templates.template_nodes(site, tree).map(|template| {
+                let template = self.site_templates.template_nodes(site, tree);
+                let marked = template.as_ref().map(|template| {
                     let mut weights = weights.clone();
-                    for id in site_template::marked_ids(&template) {
+                    for id in site_template::marked_ids(template) {
                         weights.0[id] = 0.0;
                     }
-                    (layout.with_template(&template), weights)
+                    (layout.with_template(template), weights)
                 });
                 let (seen, weights) = marked.as_ref().map_or((&layout, weights), |(l, w)| (l, w));
                 let mut docview = clean_page(tree, seen, weights, CleanerKind::DocView, config);
                 let kept = match &self.block_model {
                     Some(classifier) if block_classifier::has_support(tree, config.blocks.min_page_terms) => {
                         let threshold = config.blocks.min_probability.unwrap_or(classifier.model.threshold);
-                        Some(clean_blocks(tree, seen, weights, &docview, classifier, threshold))
-                            .filter(|kept| !kept.nodes.is_empty())
+                        let kept = clean_blocks(tree, seen, weights, &docview, classifier, threshold);
+                        // The template is noise for the classifier too, as for the root search:
+                        // the model was trained on pages alone and never saw this evidence (a
+                        // template block reads to it as any margin block it may take back),
+                        // and on a short page the template would be most of the record.
+                        let kept = match &template {
+                            Some(template) => without_template(tree, seen, kept, template),
+                            None => kept,
+                        };
+                        Some(kept).filter(|kept| !kept.nodes.is_empty())
                     }
                     _ => None,
                 };
@@ -344,6 +353,15 @@ impl Cleaner {
         };
         (content, None)
     }
+}
+
+/// `content` without the blocks `template` marks (by node id).
+fn without_template(tree: &TagTree, layout: &Layout, content: TopicContent, template: &[bool]) -> TopicContent {
+    if !content.nodes.iter().any(|&id| template[id]) {
+        return content;
+    }
+    let nodes = content.nodes.into_iter().filter(|&id| !template[id]).collect();
+    TopicContent::new(tree, layout, content.page_type, nodes)
 }
 
 /// The topic content of a cleaner that does not type pages: the kept nodes, typed by the

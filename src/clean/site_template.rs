@@ -414,6 +414,48 @@ mod tests {
     }
 
     #[test]
+    fn the_block_classifier_never_takes_the_template_back() {
+        use crate::clean::CleanerKind;
+        use crate::clean::block_classifier::{BlockModel, Tree, feature_names};
+        // A block model that keeps every block with terms: the template's too, as a model
+        // trained on pages alone may on a short page.
+        let features = feature_names(&[]);
+        let log_terms = features.iter().position(|n| n == "log_terms").unwrap();
+        let keep_all = BlockModel {
+            protocol: "test".into(),
+            vocabulary: Vec::new(),
+            features,
+            base_score: 0.0,
+            trees: vec![Tree::one_split(log_terms, 0.1, -5.0, 5.0)],
+            threshold: 0.5,
+            examples: 0,
+            positives: 0,
+            stage2: None,
+        };
+        let dir = tempfile::tempdir().unwrap();
+        let path = dir.path().join("keep-all.json");
+        std::fs::write(&path, keep_all.to_json()).unwrap();
+        let mut config = config();
+        config.cleaning.cleaner = CleanerKind::Blocks;
+        config.blocks.model = path.to_string_lossy().into_owned();
+        config.blocks.min_page_terms = 0;
+        let pages: Vec<String> = ARTICLES.iter().map(|(t, x)| page(t, x)).collect();
+        let site = "journal.example.org";
+        let cleaner = learned(&config, &pages, site);
+        assert_eq!(cleaner.site_templates().hosts(), 1);
+        for (html, (title, text)) in pages.iter().zip(ARTICLES) {
+            let topic = clean(&cleaner, &config, site, html);
+            assert!(topic.contains(title) && topic.contains(text), "{topic}");
+            for template in ["four times a year", "Subscribe", "Copyright", "Issues"] {
+                assert!(!topic.contains(template), "{template} in {topic}");
+            }
+        }
+        // Without the host's evidence the model keeps the frame: the rule above is what drops it.
+        let alone = clean(&cleaner, &config, "other.example.org", &pages[0]);
+        assert!(alone.contains("four times a year") && alone.contains("Subscribe"), "{alone}");
+    }
+
+    #[test]
     fn hosts_with_too_few_pages_get_no_evidence() {
         let config = config();
         let pages: Vec<String> = ARTICLES[..2].iter().map(|(t, x)| page(t, x)).collect();
