@@ -67,15 +67,16 @@ fn later_stages_start_from_each_folds_earlier_choice() {
 
     // Known items bound the choice: every fold's settings and the chosen ones keep the most
     // answers first a candidate keeps; the start (the shipped settings) keeps all 25 queries'
-    // on the three searches, and it is in the abstract stage's grid.
+    // on the four searches (the three indexes, the tiered with feedback), and it is in the
+    // abstract stage's grid.
     let known_config = config(dir.path(), "known");
     tune(&["--stages", "abstract", "--keep-answers", known_config.to_str().unwrap()], "known");
     let known = report(&dir.path().join("known"));
     assert_eq!(known["known_items"], serde_json::json!(["known"]));
-    assert_eq!(known["answers_total"], 75);
-    assert_eq!(known["answers_kept"], 75);
+    assert_eq!(known["answers_total"], 100);
+    assert_eq!(known["answers_kept"], 100);
     for fold in known["folds"].as_array().unwrap() {
-        assert_eq!(fold["answers_kept"], 75, "{}", fold["collection"]);
+        assert_eq!(fold["answers_kept"], 100, "{}", fold["collection"]);
     }
     let chosen_by = known["chosen"]["chosen_by"].as_str().unwrap();
     assert!(

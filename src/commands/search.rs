@@ -6,9 +6,10 @@ pub const LONG_ABOUT: &str = "Search a build and print ranked results: rank, sco
         and a snippet of the abstract.\n\n\
         Any text is a valid query: it is segmented like the pages (Chinese by jieba), \
         stemmed, and matched as a bag of words with BM25. --index abstract searches titles, \
-        keywords and abstracts (precise); fulltext searches all visible text of the raw \
-        pages (the paper's baseline); tiered answers from the abstract index first and fills \
-        the rest from the full-text index.\n\n\
+        keywords and abstracts (precise); fulltext searches the pages' titles and topic \
+        content (their text without the site's template); tiered (the default) fuses the two \
+        indexes' rankings and expands the query by pseudo-relevance feedback (RM3; \
+        --no-feedback turns it off), the held-out best (README \"Search settings\").\n\n\
         Shards: give --dir several times to search shard builds as one collection. Every \
         shard is scored with the document counts, document frequencies and field lengths \
         summed over all shards, so the ranking is that of one build over all their pages \
@@ -47,8 +48,13 @@ pub struct SearchTuning {
     /// Expand the query by pseudo-relevance feedback (RM3): the words of the top pages'
     /// DocView records (title, keywords, abstract) join the query, weighted by a relevance
     /// model; the number of pages and terms and the original query's weight are settings.
-    #[arg(long)]
+    /// The tiered search (the default) always does; this asks it of --index abstract or
+    /// fulltext too.
+    #[arg(long, conflicts_with = "no_feedback")]
     pub feedback: bool,
+    /// Search without feedback, also the tiered search.
+    #[arg(long)]
+    pub no_feedback: bool,
     /// Search settings (BM25 k1 and b per index, field boosts, the tiered search's fusion,
     /// feedback) from this file instead of the shipped ones (src/search/settings.toml, which
     /// says how each was chosen; `indexer eval tune` chooses them).
@@ -57,6 +63,12 @@ pub struct SearchTuning {
 }
 
 impl SearchTuning {
+    /// Whether the search expands the query: the tiered search does unless --no-feedback
+    /// (the held-out best, README "Search settings"), the single indexes only with --feedback.
+    pub fn feedback(&self, choice: IndexChoice) -> bool {
+        self.feedback || (choice == IndexChoice::Tiered && !self.no_feedback)
+    }
+
     pub fn settings(&self) -> Result<Option<SearchSettings>> {
         Ok(self.settings.as_deref().map(SearchSettings::from_file).transpose()?)
     }
@@ -109,11 +121,12 @@ fn check_category(dir: &Path, code: &str) -> Result<()> {
 }
 
 pub fn run(args: SearchArgs) -> Result<ExitCode> {
+    let choice = index_choice(&args.index);
     let request = SearchRequest {
-        choice: index_choice(&args.index),
+        choice,
         limit: args.limit,
         category: args.category.as_deref(),
-        feedback: args.tuning.feedback,
+        feedback: args.tuning.feedback(choice),
     };
     let settings = args.tuning.settings()?;
     if let Some(code) = &args.category {

@@ -259,6 +259,10 @@ pub struct DiskReport {
     pub topics: Option<GroupAccess>,
     /// The topic queries through the tiered search.
     pub tiered_topics: Option<TieredAccess>,
+    /// The topic queries through the tiered search with feedback (the default search): its
+    /// first pass, the feedback pages' records, and the expanded query's pass.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub tiered_feedback_topics: Option<TieredAccess>,
 }
 
 /// What the tiered search reads for the topic queries: it ranks both indexes to the fusion
@@ -303,10 +307,11 @@ fn measure_tiered(
     counted: &CountedCollection,
     queries: &[String],
     fulltext_alone: &IndexAccess,
+    feedback: bool,
 ) -> Result<TieredAccess, SearchError> {
     counted.take(IndexKind::Abstract);
     counted.take(IndexKind::Fulltext);
-    let request = SearchRequest::new(IndexChoice::Tiered, RESULTS_PER_QUERY);
+    let request = SearchRequest { feedback, ..SearchRequest::new(IndexChoice::Tiered, RESULTS_PER_QUERY) };
     for query in queries {
         counted.collection.ranking(query, &request)?;
     }
@@ -346,7 +351,11 @@ pub fn measure_disk(
     let queries: Option<Vec<String>> = topics.map(|topics| topics.iter().map(|t| t.query.clone()).collect());
     let topics = queries.as_deref().map(|queries| measure_group(&counted, 0, queries)).transpose()?;
     let tiered_topics = match (&queries, &topics) {
-        (Some(queries), Some(alone)) => Some(measure_tiered(&counted, queries, &alone.fulltext)?),
+        (Some(queries), Some(alone)) => Some(measure_tiered(&counted, queries, &alone.fulltext, false)?),
+        _ => None,
+    };
+    let tiered_feedback_topics = match (&queries, &topics) {
+        (Some(queries), Some(alone)) => Some(measure_tiered(&counted, queries, &alone.fulltext, true)?),
         _ => None,
     };
     Ok(DiskReport {
@@ -357,6 +366,7 @@ pub fn measure_disk(
         mean_ratio_all,
         topics,
         tiered_topics,
+        tiered_feedback_topics,
     })
 }
 

@@ -369,6 +369,22 @@ fn markdown(report: &CollectionReport, command: &str) -> String {
             t.ratio_to_fulltext.pages
         );
     }
+    if let Some(t) = &d.tiered_feedback_topics {
+        let _ = writeln!(
+            md,
+            "The tiered search with feedback, the same {} topic queries (the first pass and the expanded query's), \
+             inverted file: abstract {} bytes, {} pages; full text {} bytes, {} pages; together / the full-text search \
+             alone: bytes {:.3}, reads {:.3}, pages {:.3}.\n",
+            t.queries,
+            t.abstract_index.postings.bytes,
+            t.abstract_index.postings.pages,
+            t.fulltext.postings.bytes,
+            t.fulltext.postings.pages,
+            t.ratio_to_fulltext.bytes,
+            t.ratio_to_fulltext.reads,
+            t.ratio_to_fulltext.pages
+        );
+    }
     let _ = writeln!(md, "![disk access](disk-access.svg)\n");
     let _ = writeln!(
         md,

@@ -13,8 +13,9 @@
 //!
 //! Known-item collections (`--keep-answers`: our own sample corpus, its queries judged by
 //! construction) bound the choice in every fold: a candidate is admissible only if it keeps as
-//! many of their queries' answers first, on the abstract, full-text and tiered searches, as the
-//! best candidate of its stage does (all of them when any candidate keeps them all); the
+//! many of their queries' answers first, on the abstract, full-text and tiered searches (and,
+//! in the feedback stage, the tiered search with feedback), as the best candidate of its stage
+//! does (all of them when any candidate keeps them all); the
 //! objective chooses among the admissible ones. The ir-web collections hold one document per
 //! page in a template and no listing pages, so their objective cannot weigh a listing page
 //! against its articles; the known items can. They are never held out: the held-out figures
@@ -28,7 +29,8 @@ use serde::Serialize;
 use crate::eval::run::{Topic, write_run};
 use crate::eval::score::{EvalOptions, Measures, Qrels, Run, ScoreError, evaluate};
 use crate::search::{
-    Collection, FieldCombination, FusionMethod, IndexChoice, IndexSettings, SearchError, SearchRequest, SearchSettings,
+    Collection, FeedbackSelection, FieldCombination, FusionMethod, IndexChoice, IndexSettings, SearchError,
+    SearchRequest, SearchSettings,
 };
 
 /// One collection to tune on.
@@ -39,9 +41,15 @@ pub struct TuneCollection {
     pub qrels: Qrels,
 }
 
-/// The searches whose answers known-item collections check: the ones `search` answers with
-/// by default (the feedback search is an option).
-const ANSWERING: [Stage; 3] = [Stage::Abstract, Stage::Fulltext, Stage::Fusion];
+/// The searches whose answers known-item collections check: the three indexes, and the
+/// tiered search with feedback, which only its own stage changes (so an earlier stage is not
+/// bounded by the feedback settings it starts from).
+const ANSWERING: [Stage; 4] = [Stage::Abstract, Stage::Fulltext, Stage::Fusion, Stage::Feedback];
+
+/// The searches whose known-item answers bound a stage's choice.
+fn answering(stage: Stage) -> &'static [Stage] {
+    if stage == Stage::Feedback { &ANSWERING } else { &ANSWERING[..3] }
+}
 
 /// A tuning failure.
 #[derive(Debug, thiserror::Error)]
@@ -155,8 +163,9 @@ impl Stage {
                 }
             }
             Stage::Fusion => {
+                // Weight 0 is the full-text ranking alone, 1 the abstract's.
                 for method in [FusionMethod::Rrf, FusionMethod::Combsum, FusionMethod::CombsumZ] {
-                    for weight in [0.2, 0.3, 0.4, 0.5, 0.6, 0.7, 0.8, 0.9, 1.0] {
+                    for weight in [0.0, 0.1, 0.2, 0.3, 0.4, 0.5, 0.6, 0.7, 0.8, 0.9, 1.0] {
                         let mut s = base.clone();
                         s.tiered.method = method;
                         s.tiered.abstract_weight = weight;
@@ -165,16 +174,23 @@ impl Stage {
                 }
             }
             Stage::Feedback => {
-                for docs in [5, 10, 20, 30] {
-                    for terms in [10, 20, 40, 60] {
-                        for original_weight in [0.3, 0.5, 0.7, 0.9] {
-                            for max_page_share in [0.1, 0.2, 1.0] {
-                                let mut s = base.clone();
-                                s.feedback.docs = docs;
-                                s.feedback.terms = terms;
-                                s.feedback.original_weight = original_weight;
-                                s.feedback.max_page_share = max_page_share;
-                                out.push(s);
+                // Original weight 1 is the search without feedback (its other values unused).
+                let mut off = base.clone();
+                off.feedback.original_weight = 1.0;
+                out.push(off);
+                for selective in [FeedbackSelection::Always, FeedbackSelection::Clarity] {
+                    for docs in [5, 10] {
+                        for terms in [20, 40, 60] {
+                            for original_weight in [0.3, 0.5, 0.7, 0.9] {
+                                for max_page_share in [0.2, 1.0] {
+                                    let mut s = base.clone();
+                                    s.feedback.docs = docs;
+                                    s.feedback.terms = terms;
+                                    s.feedback.original_weight = original_weight;
+                                    s.feedback.max_page_share = max_page_share;
+                                    s.feedback.selective = selective;
+                                    out.push(s);
+                                }
                             }
                         }
                     }
@@ -374,11 +390,11 @@ impl Tuner<'_> {
     }
 
     /// The known-item answers `settings` keep first, over every known-item collection and
-    /// every answering search.
-    fn kept(&mut self, settings: &SearchSettings) -> Result<usize, TuneError> {
+    /// the searches `searches`.
+    fn kept(&mut self, settings: &SearchSettings, searches: &[Stage]) -> Result<usize, TuneError> {
         let mut total = 0;
         for k in 0..self.known.len() {
-            for stage in ANSWERING {
+            for &stage in searches {
                 total += self.answered(k, settings, stage)?;
             }
         }
@@ -410,7 +426,7 @@ impl Tuner<'_> {
             (self.progress)(&format!("{label}: {} ({} settings)", stage.name(), grid.len()));
             let mut top = (0, f64::NEG_INFINITY, best.clone());
             for candidate in grid {
-                let kept = self.kept(&candidate)?;
+                let kept = self.kept(&candidate, answering(stage))?;
                 if kept < top.0 {
                     continue;
                 }
@@ -492,17 +508,17 @@ pub fn tune(
             before: tuner.all_searches(held, fold_start)?,
             held_out: tuner.all_searches(held, &settings)?,
             in_sample: tuner.all_searches(held, &chosen)?,
-            answers_kept: tuner.kept(&settings)?,
+            answers_kept: tuner.kept(&settings, &ANSWERING)?,
             settings,
         });
     }
-    let answers_kept = tuner.kept(&chosen)?;
+    let answers_kept = tuner.kept(&chosen, &ANSWERING)?;
     let evaluations = tuner.cache.len();
     let bound = if known_items.is_empty() {
         String::new()
     } else {
         format!(
-            " (in the stages this run chose, {}: among the candidates that keep the most answers of the known-item queries of {} first on the abstract, full-text and tiered searches; these keep {answers_kept} of {answers_total})",
+            " (in the stages this run chose, {}: among the candidates that keep the most answers of the known-item queries of {} first on the abstract, full-text and tiered searches, and with feedback in its stage; these keep {answers_kept} of {answers_total})",
             stages.iter().map(|s| s.name()).collect::<Vec<_>>().join(", "),
             known_items.join(", ")
         )
@@ -538,7 +554,8 @@ pub fn markdown(report: &TuneReport, command: &str) -> String {
         let _ = writeln!(
             md,
             "Known items ({}): in every fold, only candidates that keep the most of their queries' answers first \
-             on the abstract, full-text and tiered searches were admissible; of {} (queries × searches) the shipped \
+             on the abstract, full-text and tiered searches (and the tiered search with feedback, in its stage) were \
+             admissible; of {} (queries × the four searches) the shipped \
              settings keep {}, each fold's settings: {}.\n",
             report.known_items.join(", "),
             report.answers_total,
@@ -573,7 +590,7 @@ pub fn markdown(report: &TuneReport, command: &str) -> String {
     let _ = writeln!(md, "\n## Settings chosen per fold\n");
     let _ = writeln!(
         md,
-        "| held out | query k3 | abstract fields / k1 / b / title / keywords | full text fields / k1 / b / title / body / topic | fusion | feedback docs / terms / original weight / max page share |"
+        "| held out | query k3 | abstract fields / k1 / b / title / keywords | full text fields / k1 / b / title / body / topic | fusion | feedback docs / terms / original weight / max page share / selection |"
     );
     let _ = writeln!(md, "|---|---|---|---|---|---|");
     let row = |md: &mut String, label: &str, s: &SearchSettings| {
@@ -581,7 +598,7 @@ pub fn markdown(report: &TuneReport, command: &str) -> String {
             |m: &BTreeMap<String, f32>, f: &str| m.get(f).map(|b| b.to_string()).unwrap_or_else(|| "schema".into());
         let _ = writeln!(
             md,
-            "| {label} | {} | {} / {} / {} / {} / {} | {} / {} / {} / {} / {} / {} | {} w {} | {} / {} / {} / {} |",
+            "| {label} | {} | {} / {} / {} / {} / {} | {} / {} / {} / {} / {} / {} | {} w {} | {} / {} / {} / {} / {} |",
             s.query.k3,
             s.abstract_index.fields.name(),
             s.abstract_index.k1,
@@ -599,7 +616,8 @@ pub fn markdown(report: &TuneReport, command: &str) -> String {
             s.feedback.docs,
             s.feedback.terms,
             s.feedback.original_weight,
-            s.feedback.max_page_share
+            s.feedback.max_page_share,
+            s.feedback.selective.name()
         );
     };
     for fold in &report.folds {

@@ -49,6 +49,40 @@ pub fn expand_query(query: &[String], documents: &[(f32, Vec<String>)], settings
     out
 }
 
+/// The clarity of a ranking's top pages (Cronen-Townsend, Croft, SIGIR 2002, §2; used to
+/// choose between the original and the expanded query in Cronen-Townsend, Zhou and Croft, CIKM
+/// 2004): the relative entropy Σ P(w|R) log(P(w|R) / P(w|C)) of their language model (each
+/// page's P(w|d) = tf / |d|, weighted by its first-pass score as in the relevance model) from
+/// the collection's. `frequency` gives a word's P(w|C) up to a constant factor (the pages that
+/// have it): the factor adds the same constant to every ranking's clarity, so two rankings of
+/// one collection compare as with the true model. No words: minus infinity.
+pub fn clarity<E>(
+    documents: &[(f32, Vec<String>)],
+    mut frequency: impl FnMut(&str) -> Result<f64, E>,
+) -> Result<f64, E> {
+    let documents: Vec<&(f32, Vec<String>)> = documents.iter().filter(|(_, tokens)| !tokens.is_empty()).collect();
+    let total: f64 = documents.iter().map(|(score, _)| f64::from(score.max(0.0))).sum();
+    let mut model: HashMap<&str, f64> = HashMap::new();
+    for (score, tokens) in &documents {
+        // Pages of score 0 (or all of them, if all score 0) weigh alike.
+        let weight = if total > 0.0 { f64::from(score.max(0.0)) / total } else { 1.0 / documents.len() as f64 };
+        for token in tokens {
+            *model.entry(token.as_str()).or_default() += weight / tokens.len() as f64;
+        }
+    }
+    if model.is_empty() {
+        return Ok(f64::NEG_INFINITY);
+    }
+    let mut words: Vec<(&str, f64)> = model.into_iter().filter(|(_, p)| *p > 0.0).collect();
+    // A fixed order, so the sum is the same bytes every time.
+    words.sort_by(|a, b| a.0.cmp(b.0));
+    let mut sum = 0.0;
+    for (word, p) in words {
+        sum += p * (p / frequency(word)?).ln();
+    }
+    Ok(sum)
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -58,7 +92,23 @@ mod tests {
     }
 
     fn settings(terms: usize, original_weight: f32) -> FeedbackSettings {
-        FeedbackSettings { docs: 10, terms, original_weight, max_page_share: 1.0 }
+        FeedbackSettings { docs: 10, terms, original_weight, max_page_share: 1.0, selective: Default::default() }
+    }
+
+    #[test]
+    fn pages_of_rare_words_are_clearer_than_pages_of_common_ones() {
+        // "the" is on every page, "tide" and "moon" on one each: a model of rare words is
+        // further from the collection's.
+        let frequency = |w: &str| -> Result<f64, ()> { Ok(if w == "the" { 100.0 } else { 1.0 }) };
+        let rare = clarity(&[(1.0, tokens("tide moon")), (1.0, tokens("tide the"))], frequency).unwrap();
+        let common = clarity(&[(1.0, tokens("the the")), (1.0, tokens("tide the"))], frequency).unwrap();
+        assert!(rare > common, "{rare} {common}");
+        // A constant factor on the collection model shifts every clarity alike.
+        let scaled = |w: &str| frequency(w).map(|f| f * 7.0);
+        let shift = clarity(&[(1.0, tokens("tide moon"))], scaled).unwrap()
+            - clarity(&[(1.0, tokens("tide moon"))], frequency).unwrap();
+        assert!((shift + 7f64.ln()).abs() < 1e-9);
+        assert_eq!(clarity(&[(1.0, Vec::new())], frequency).unwrap(), f64::NEG_INFINITY);
     }
 
     #[test]

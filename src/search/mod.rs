@@ -43,11 +43,11 @@ use crate::text::split_sentences;
 
 pub use bm25::{Bm25Params, Bm25TermQuery};
 pub use bm25f::Bm25fTermQuery;
-pub use feedback::expand_query;
+pub use feedback::{clarity, expand_query};
 pub use fusion::fuse;
 pub use settings::{
-    DEFAULT_SETTINGS, FeedbackSettings, FieldCombination, FusionMethod, FusionSettings, IndexSettings, QuerySettings,
-    SearchSettings, SettingsError,
+    DEFAULT_SETTINGS, FeedbackSelection, FeedbackSettings, FieldCombination, FusionMethod, FusionSettings,
+    IndexSettings, QuerySettings, SearchSettings, SettingsError,
 };
 pub use shards::Shards;
 pub use statistics::Bm25Statistics;
@@ -557,22 +557,62 @@ pub(crate) fn rank_with(
     request: &SearchRequest,
 ) -> Result<Vec<Candidate>, SearchError> {
     let tokens = ranker.analyze(query)?;
-    let mut terms = query_terms(&tokens, &ranker.settings().query);
-    if request.feedback && !terms.is_empty() {
-        let settings = &ranker.settings().feedback;
-        let first = rank_choice(ranker, &terms, request.choice, settings.docs, request.category)?;
-        let mut documents = Vec::with_capacity(first.len());
-        let mut shares: HashMap<String, bool> = HashMap::new();
-        for candidate in &first {
+    let terms = query_terms(&tokens, &ranker.settings().query);
+    let settings = &ranker.settings().feedback;
+    // Original weight 1 leaves the relevance model no share: the query unchanged.
+    if !(request.feedback && !terms.is_empty() && settings.original_weight < 1.0) {
+        return rank_choice(ranker, &terms, request.choice, request.limit, request.category);
+    }
+    let selective = settings.selective == FeedbackSelection::Clarity;
+    // A selective search may answer with the original ranking: it is ranked as deep as asked.
+    let first_depth = if selective { request.limit.max(settings.docs) } else { settings.docs };
+    let mut first = rank_choice(ranker, &terms, request.choice, first_depth, request.category)?;
+    let mut words = FeedbackWords::default();
+    let documents = words.of(ranker, &first[..first.len().min(settings.docs)], settings)?;
+    let expanded = expand_query(&tokens, &documents, settings);
+    let second = rank_choice(ranker, &expanded, request.choice, request.limit, request.category)?;
+    if selective {
+        let second_documents = words.of(ranker, &second[..second.len().min(settings.docs)], settings)?;
+        let before = clarity(&documents, |w| words.frequency(ranker, w))?;
+        let after = clarity(&second_documents, |w| words.frequency(ranker, w))?;
+        if after < before {
+            first.truncate(request.limit);
+            return Ok(first);
+        }
+    }
+    Ok(second)
+}
+
+/// The analysed words of feedback pages' records, with the page share and page frequency
+/// of each word looked up once per search.
+#[derive(Default)]
+struct FeedbackWords {
+    /// Word → whether it is on at most `max_page_share` of the pages.
+    kept: HashMap<String, bool>,
+    /// Word → pages whose record has it (at least 1).
+    pages: HashMap<String, f64>,
+}
+
+impl FeedbackWords {
+    /// Each candidate's first-pass score and its record's words (those on at most
+    /// `max_page_share` of the pages).
+    fn of(
+        &mut self,
+        ranker: &impl Ranker,
+        candidates: &[Candidate],
+        settings: &FeedbackSettings,
+    ) -> Result<Vec<(f32, Vec<String>)>, SearchError> {
+        let mut documents = Vec::with_capacity(candidates.len());
+        for candidate in candidates {
             let mut words = ranker.analyze(&ranker.record_text(candidate)?)?;
             if settings.max_page_share < 1.0 {
                 let mut kept = Vec::with_capacity(words.len());
                 for word in words {
-                    let keep = match shares.get(&word) {
+                    let keep = match self.kept.get(&word) {
                         Some(&keep) => keep,
                         None => {
                             let keep = ranker.page_share(&word)? <= f64::from(settings.max_page_share);
-                            shares.insert(word.clone(), keep);
+                            self.kept.insert(word.clone(), keep);
                             keep
                         }
                     };
@@ -584,9 +624,20 @@ pub(crate) fn rank_with(
             }
             documents.push((candidate.score, words));
         }
-        terms = expand_query(&tokens, &documents, settings);
+        Ok(documents)
     }
-    rank_choice(ranker, &terms, request.choice, request.limit, request.category)
+
+    /// The pages whose record has `word` in a searched field (the most over the fields, at
+    /// least 1): the collection model of clarity, up to a factor.
+    fn frequency(&mut self, ranker: &impl Ranker, word: &str) -> Result<f64, SearchError> {
+        if let Some(&pages) = self.pages.get(word) {
+            return Ok(pages);
+        }
+        let (_, counts) = ranker.page_counts(word)?;
+        let pages = counts.into_iter().max().unwrap_or(0).max(1) as f64;
+        self.pages.insert(word.to_string(), pages);
+        Ok(pages)
+    }
 }
 
 /// The results of a search, ranked 1..=limit.
@@ -798,7 +849,13 @@ mod tests {
     fn feedback_leaves_out_words_on_more_than_the_page_share() {
         let expanded = |max_page_share: f32| {
             let mut settings = SearchSettings::shipped();
-            settings.feedback = FeedbackSettings { docs: 3, terms: 10, original_weight: 0.5, max_page_share };
+            settings.feedback = FeedbackSettings {
+                docs: 3,
+                terms: 10,
+                original_weight: 0.5,
+                max_page_share,
+                selective: FeedbackSelection::Always,
+            };
             let ranker = Records { settings, asked: Default::default() };
             let request = SearchRequest { feedback: true, ..SearchRequest::new(IndexChoice::Abstract, 10) };
             rank_with(&ranker, "ocean", &request).unwrap();
@@ -811,6 +868,37 @@ mod tests {
         let filtered = expanded(0.5);
         assert!(!filtered.contains(&"every".to_string()), "{filtered:?}");
         assert_eq!(filtered.len(), 4, "ocean, tide, moon, salt: {filtered:?}");
+    }
+
+    #[test]
+    fn original_weight_one_is_the_search_without_feedback() {
+        let mut settings = SearchSettings::shipped();
+        settings.feedback.original_weight = 1.0;
+        let ranker = Records { settings, asked: Default::default() };
+        let request = SearchRequest { feedback: true, ..SearchRequest::new(IndexChoice::Abstract, 10) };
+        rank_with(&ranker, "ocean ocean", &request).unwrap();
+        let asked = ranker.asked.into_inner();
+        assert_eq!(asked.len(), 1, "one pass: {asked:?}");
+        assert_eq!(asked[0].iter().map(|(t, _)| t.as_str()).collect::<Vec<_>>(), ["ocean"]);
+    }
+
+    #[test]
+    fn selective_feedback_keeps_the_expansion_when_its_pages_are_as_clear() {
+        // The ranker answers every query with the same pages: the expanded ranking's pages are
+        // as clear as the original's, so the expanded ranking stands (a third pass is none).
+        let mut settings = SearchSettings::shipped();
+        settings.feedback = FeedbackSettings {
+            docs: 3,
+            terms: 10,
+            original_weight: 0.5,
+            max_page_share: 1.0,
+            selective: FeedbackSelection::Clarity,
+        };
+        let ranker = Records { settings, asked: Default::default() };
+        let request = SearchRequest { feedback: true, ..SearchRequest::new(IndexChoice::Abstract, 2) };
+        let ranked = rank_with(&ranker, "ocean", &request).unwrap();
+        assert_eq!(ranked.len(), 2);
+        assert_eq!(ranker.asked.into_inner().len(), 2);
     }
 
     #[test]

@@ -149,6 +149,33 @@ pub struct FeedbackSettings {
     /// word (absent in older files: 1).
     #[serde(default = "every_page")]
     pub max_page_share: f32,
+    /// Whether every query is expanded, or only one whose expansion keeps its top pages as
+    /// clear (absent in older files: every query).
+    #[serde(default)]
+    pub selective: FeedbackSelection,
+}
+
+/// Which queries feedback expands.
+#[derive(Debug, Clone, Copy, Default, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(rename_all = "snake_case")]
+pub enum FeedbackSelection {
+    /// Every query.
+    #[default]
+    Always,
+    /// Selective query expansion by clarity (Cronen-Townsend, Zhou and Croft, CIKM 2004, §3):
+    /// the expanded ranking is kept only if the language model of its top pages is at least
+    /// as far (relative entropy) from the collection's as the original ranking's; an expansion
+    /// that drifts to the collection's common words is dropped (`search::feedback::clarity`).
+    Clarity,
+}
+
+impl FeedbackSelection {
+    pub fn name(self) -> &'static str {
+        match self {
+            FeedbackSelection::Always => "always",
+            FeedbackSelection::Clarity => "clarity",
+        }
+    }
 }
 
 fn every_page() -> f32 {

@@ -32,13 +32,10 @@ pub fn run(args: EvalRunArgs) -> Result<ExitCode> {
         collection.set_settings(settings)?;
     }
     collection.preload_urls()?;
-    let request = SearchRequest {
-        choice: index_choice(&args.index),
-        limit: args.limit,
-        category: None,
-        feedback: args.tuning.feedback,
-    };
-    let tag = format!("indexer-{}{}", args.index, if args.tuning.feedback { "-rm3" } else { "" });
+    let choice = index_choice(&args.index);
+    let feedback = args.tuning.feedback(choice);
+    let request = SearchRequest { choice, limit: args.limit, category: None, feedback };
+    let tag = format!("indexer-{}{}", args.index, if feedback { "-rm3" } else { "" });
     let run = run_topics(&collection, &topics, &request, &tag)?;
     std::fs::write(&args.run, &run).with_context(|| format!("cannot write the run to {}", args.run.display()))?;
     eprintln!("indexer: {} topics, {} results written to {}", topics.len(), run.lines().count(), args.run.display());
