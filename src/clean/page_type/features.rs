@@ -63,6 +63,11 @@ pub struct PageFeatures {
     /// Of the entries of the largest group, the share holding an image: the thumbnails of
     /// listings and product grids.
     pub entry_image_share: f64,
+    /// Running terms of the central area's body over the central area's running terms: the
+    /// most, under one central parent, of the parent's own running terms and those of its
+    /// children that hold no link. An article's paragraphs stand together without links; a
+    /// listing's text is spread over entries that each hold one.
+    pub body_share: f64,
 }
 
 /// The least siblings of one shape that make a group of entries.
@@ -91,6 +96,7 @@ impl PageFeatures {
         "entry_longest_block",
         "entry_anchor_share",
         "entry_image_share",
+        "body_share",
     ];
 
     /// The features that are shares (0–1): the model reads them as ln(0.01 + share), since
@@ -109,6 +115,7 @@ impl PageFeatures {
         "longest_block_share",
         "entry_anchor_share",
         "entry_image_share",
+        "body_share",
     ];
 
     /// The features of a page cleaned to `content` with the margins of `layout`
@@ -175,6 +182,7 @@ impl PageFeatures {
             entry_longest_block: log(entry_groups.median_longest_block),
             entry_anchor_share: ratio(entry_groups.anchor_terms, entry_groups.terms),
             entry_image_share: entry_groups.image_share,
+            body_share: ratio(body_text(tree, layout), central.text_terms()).min(1.0),
         }
     }
 
@@ -214,8 +222,34 @@ impl PageFeatures {
             self.entry_longest_block,
             self.entry_anchor_share,
             self.entry_image_share,
+            self.body_share,
         ]
     }
+}
+
+/// The running terms of the central area's body: the most, under one central parent, of its
+/// own running terms and the central running terms of its children without a link.
+fn body_text(tree: &TagTree, layout: &Layout) -> usize {
+    let n = tree.nodes.len();
+    let mut running = vec![0usize; n];
+    for id in (0..n).rev() {
+        if !layout.is_margin(id) {
+            running[id] += tree.nodes[id].own.text_terms();
+        }
+        if let Some(parent) = tree.nodes[id].parent {
+            running[parent] += running[id];
+        }
+    }
+    let mut body = 0usize;
+    for (parent, node) in tree.nodes.iter().enumerate() {
+        if layout.is_margin(parent) {
+            continue;
+        }
+        let children: usize =
+            node.children.iter().filter(|&&c| tree.nodes[c].subtree.links == 0).map(|&c| running[c]).sum();
+        body = body.max(node.own.text_terms() + children);
+    }
+    body
 }
 
 fn is_heading(tag: &str) -> bool {
@@ -382,6 +416,8 @@ mod tests {
         assert!(listing.longest_block_share < 0.15, "{listing:?}");
         assert!(article.longest_block_share > 0.3, "{article:?}");
         assert!(listing.entry_terms < article.longest_block);
+        assert!(listing.body_share < 0.1, "{listing:?}");
+        assert!(article.body_share > 0.8, "{article:?}");
         let inputs = listing.model_inputs();
         let share = PageFeatures::NAMES.iter().position(|&n| n == "entry_text_share").unwrap();
         assert!((inputs[share] - (0.01 + listing.entry_text_share).ln()).abs() < 1e-12);

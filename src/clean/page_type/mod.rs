@@ -172,6 +172,7 @@ mod tests {
             entry_longest_block: 0.0,
             entry_anchor_share: 0.0,
             entry_image_share: 0.0,
+            body_share: 0.0,
         };
         let n = PageFeatures::NAMES.len();
         let regression = LogisticRegression {
