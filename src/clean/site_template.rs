@@ -390,6 +390,18 @@ mod tests {
         cleaner.clean(site, &tree, &weights, config).text(&tree)
     }
 
+    /// Each of `pages` (the pages of `ARTICLES`) keeps its title and text and none of the
+    /// journal's frame.
+    fn assert_every_article_without_its_template(cleaner: &Cleaner, config: &Config, site: &str, pages: &[String]) {
+        for (html, (title, text)) in pages.iter().zip(ARTICLES) {
+            let topic = clean(cleaner, config, site, html);
+            assert!(topic.contains(title) && topic.contains(text), "{topic}");
+            for template in ["four times a year", "Subscribe", "Copyright", "Issues"] {
+                assert!(!topic.contains(template), "{template} in {topic}");
+            }
+        }
+    }
+
     #[test]
     fn the_template_of_five_pages_is_never_topic_content_and_the_article_is() {
         let config = config();
@@ -402,13 +414,7 @@ mod tests {
         assert!(alone.contains("four times a year"), "{alone}");
         let cleaner = learned(&config, &pages, site);
         assert_eq!(cleaner.site_templates().hosts(), 1);
-        for (html, (title, text)) in pages.iter().zip(ARTICLES) {
-            let topic = clean(&cleaner, &config, site, html);
-            assert!(topic.contains(title) && topic.contains(text), "{topic}");
-            for template in ["four times a year", "Subscribe", "Copyright", "Issues"] {
-                assert!(!topic.contains(template), "{template} in {topic}");
-            }
-        }
+        assert_every_article_without_its_template(&cleaner, &config, site, &pages);
         // A page of another host is cleaned alone, as before.
         assert_eq!(clean(&cleaner, &config, "other.example.org", &pages[0]), alone);
     }
@@ -443,13 +449,7 @@ mod tests {
         let site = "journal.example.org";
         let cleaner = learned(&config, &pages, site);
         assert_eq!(cleaner.site_templates().hosts(), 1);
-        for (html, (title, text)) in pages.iter().zip(ARTICLES) {
-            let topic = clean(&cleaner, &config, site, html);
-            assert!(topic.contains(title) && topic.contains(text), "{topic}");
-            for template in ["four times a year", "Subscribe", "Copyright", "Issues"] {
-                assert!(!topic.contains(template), "{template} in {topic}");
-            }
-        }
+        assert_every_article_without_its_template(&cleaner, &config, site, &pages);
         // Without the host's evidence the model keeps the frame: the rule above is what drops it.
         let alone = clean(&cleaner, &config, "other.example.org", &pages[0]);
         assert!(alone.contains("four times a year") && alone.contains("Subscribe"), "{alone}");

@@ -8,7 +8,7 @@ use std::path::Path;
 use plotters::prelude::*;
 use serde::{Deserialize, Serialize};
 
-use crate::eval::disk::{DiskReport, GroupAccess, measure_disk, sample_terms};
+use crate::eval::disk::{DiskReport, GroupAccess, TieredAccess, measure_disk, sample_terms};
 use crate::eval::run::{Topic, run_topics};
 use crate::eval::score::{EvalOptions, Qrels, Run, ScoreError, Summary, evaluate};
 use crate::eval::stats::{StatisticsReport, index_statistics};
@@ -353,37 +353,18 @@ fn markdown(report: &CollectionReport, command: &str) -> String {
         );
     }
     if let Some(t) = &d.tiered_topics {
-        let _ = writeln!(
-            md,
-            "The tiered search, the same {} topic queries (both indexes ranked to depth {} and fused), inverted file: \
-             abstract {} bytes, {} pages; full text {} bytes, {} pages; together / the full-text search alone: \
-             bytes {:.3}, reads {:.3}, pages {:.3}.\n",
-            t.queries,
-            t.depth,
-            t.abstract_index.postings.bytes,
-            t.abstract_index.postings.pages,
-            t.fulltext.postings.bytes,
-            t.fulltext.postings.pages,
-            t.ratio_to_fulltext.bytes,
-            t.ratio_to_fulltext.reads,
-            t.ratio_to_fulltext.pages
+        let search = format!(
+            "The tiered search, the same {} topic queries (both indexes ranked to depth {} and fused)",
+            t.queries, t.depth
         );
+        tiered_access_paragraph(&mut md, &search, t);
     }
     if let Some(t) = &d.tiered_feedback_topics {
-        let _ = writeln!(
-            md,
-            "The tiered search with feedback, the same {} topic queries (the first pass and the expanded query's), \
-             inverted file: abstract {} bytes, {} pages; full text {} bytes, {} pages; together / the full-text search \
-             alone: bytes {:.3}, reads {:.3}, pages {:.3}.\n",
-            t.queries,
-            t.abstract_index.postings.bytes,
-            t.abstract_index.postings.pages,
-            t.fulltext.postings.bytes,
-            t.fulltext.postings.pages,
-            t.ratio_to_fulltext.bytes,
-            t.ratio_to_fulltext.reads,
-            t.ratio_to_fulltext.pages
+        let search = format!(
+            "The tiered search with feedback, the same {} topic queries (the first pass and the expanded query's)",
+            t.queries
         );
+        tiered_access_paragraph(&mut md, &search, t);
     }
     let _ = writeln!(md, "![disk access](disk-access.svg)\n");
     let _ = writeln!(
@@ -410,6 +391,23 @@ fn markdown(report: &CollectionReport, command: &str) -> String {
 type Measure<T> = fn(&T) -> f64;
 
 const COLORS: [RGBColor; 3] = [RGBColor(31, 119, 180), RGBColor(255, 127, 14), RGBColor(44, 160, 44)];
+
+/// One paragraph of a tiered search's disk access: what both indexes read for `search`,
+/// against the full-text search alone.
+fn tiered_access_paragraph(md: &mut String, search: &str, t: &TieredAccess) {
+    let _ = writeln!(
+        md,
+        "{search}, inverted file: abstract {} bytes, {} pages; full text {} bytes, {} pages; together / the \
+         full-text search alone: bytes {:.3}, reads {:.3}, pages {:.3}.\n",
+        t.abstract_index.postings.bytes,
+        t.abstract_index.postings.pages,
+        t.fulltext.postings.bytes,
+        t.fulltext.postings.pages,
+        t.ratio_to_fulltext.bytes,
+        t.ratio_to_fulltext.reads,
+        t.ratio_to_fulltext.pages
+    );
+}
 
 fn effectiveness_chart(report: &CollectionReport, path: &Path) -> Result<(), String> {
     let root = SVGBackend::new(path, (760, 360)).into_drawing_area();
