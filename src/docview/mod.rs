@@ -185,19 +185,15 @@ fn relevant_hyperlinks(
     base: Option<&url::Url>,
     config: &DocViewConfig,
 ) -> Vec<Hyperlink> {
+    let mut counts = fnv::FnvHashMap::default();
     let accepted_blocks: Vec<usize> = match content.page_type {
         BlockType::Hub => content.nodes.clone(),
         BlockType::Empty => Vec::new(),
         BlockType::Topic | BlockType::Image => (0..tree.nodes.len())
             .filter(|&id| tree.nodes[id].own_type == BlockType::Hub)
             .filter(|&id| {
-                let mut raw = std::collections::HashMap::new();
-                for term in &tree.nodes[id].terms {
-                    if let Some(term) = stop_words.content_term(term) {
-                        *raw.entry(term.to_string()).or_insert(0.0) += 1.0;
-                    }
-                }
-                FeatureVector::from_raw(raw).cosine(topic_vector) > config.link_similarity
+                let terms = tree.nodes[id].terms.iter().filter_map(|term| stop_words.content_term(term));
+                topic_vector.cosine_with_counts(terms, &mut counts) > config.link_similarity
             })
             .collect(),
     };

@@ -103,17 +103,34 @@ pub fn clean_blocks(
         None => log_odds_of_blocks(&judged, width, &classifier.forest, |b, row| page.fill_row(b, row)),
         Some(second_stage) => {
             // Stacked (`context`): the first stage reads every block, as in training, then the
-            // second reads each judged block's features followed by its context.
-            let every: Vec<usize> = (0..ids.len()).collect();
-            let stage1: Vec<f64> =
-                log_odds_of_blocks(&every, width, &classifier.forest, |b, row| page.fill_row(b, row))
-                    .into_iter()
-                    .map(model::probability)
-                    .collect();
+            // second reads each judged block's features followed by its context. A page of at
+            // most `ROWS_AT_ONCE` blocks has its rows filled once, for both stages.
+            let kept_rows: Option<Vec<f64>> = (ids.len() <= ROWS_AT_ONCE).then(|| {
+                let mut rows = vec![0.0; ids.len() * width];
+                for (b, row) in rows.chunks_exact_mut(width).enumerate() {
+                    page.fill_row(b, row);
+                }
+                rows
+            });
+            let stage1_log_odds = match &kept_rows {
+                Some(rows) => {
+                    let mut log_odds = vec![0.0; ids.len()];
+                    classifier.forest.log_odds_of_rows(rows, width, &mut log_odds);
+                    log_odds
+                }
+                None => {
+                    let every: Vec<usize> = (0..ids.len()).collect();
+                    log_odds_of_blocks(&every, width, &classifier.forest, |b, row| page.fill_row(b, row))
+                }
+            };
+            let stage1: Vec<f64> = stage1_log_odds.into_iter().map(model::probability).collect();
             let context = context_features(tree, &ids, &stage1);
             let c = CONTEXT_FEATURES.len();
             log_odds_of_blocks(&judged, width + c, second_stage, |b, row| {
-                page.fill_row(b, &mut row[..width]);
+                match &kept_rows {
+                    Some(rows) => row[..width].copy_from_slice(&rows[b * width..(b + 1) * width]),
+                    None => page.fill_row(b, &mut row[..width]),
+                }
                 row[width..].copy_from_slice(&context[b * c..(b + 1) * c]);
             })
         }
