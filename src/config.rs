@@ -13,7 +13,7 @@ use serde::{Deserialize, Serialize};
 
 mod choices;
 mod commented;
-pub use choices::{Algorithm, ClassifierChoice, CleanerKind, DetectorKind, PageFormat};
+pub use choices::{Algorithm, BlockLabels, ClassifierChoice, CleanerKind, DetectorKind, ExampleWeight, PageFormat};
 
 /// The whole configuration of a build.
 #[derive(Debug, Clone, Default, Serialize, Deserialize, PartialEq, JsonSchema)]
@@ -653,6 +653,10 @@ pub struct BlocksConfig {
     pub min_leaf_weight: f64,
     /// Training: folds by site for the cross-validated F1 and the threshold's choice.
     pub folds: usize,
+    /// Training: how a block's label is read from the gold text.
+    pub labels: BlockLabels,
+    /// Training: how a block weighs among its page's examples.
+    pub example_weight: ExampleWeight,
 }
 
 impl Default for BlocksConfig {
@@ -669,6 +673,8 @@ impl Default for BlocksConfig {
             l2: 1.0,
             min_leaf_weight: 1.0,
             folds: 5,
+            labels: BlockLabels::Trigrams,
+            example_weight: ExampleWeight::Tokens,
         }
     }
 }

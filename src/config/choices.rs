@@ -272,3 +272,27 @@ mod tests {
         }
     }
 }
+
+/// How `eval train-blocks` labels a block from the page's gold text (`blocks.labels`).
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize, JsonSchema)]
+#[serde(rename_all = "kebab-case")]
+pub enum BlockLabels {
+    /// Content when enough of the block's word trigrams are trigrams of the gold text,
+    /// wherever they are in it.
+    Trigrams,
+    /// Content when enough of the block's tokens are matched, in order, by a longest common
+    /// subsequence of the page's tokens (blocks in document order) and the gold's, counting
+    /// only matches in runs of at least three tokens (the whole block when it is shorter).
+    Aligned,
+}
+
+/// How `eval train-blocks` weighs a block among its page's examples (`blocks.example_weight`);
+/// every page weighs the same either way.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize, JsonSchema)]
+#[serde(rename_all = "kebab-case")]
+pub enum ExampleWeight {
+    /// By its tokens, as the token-bag F1 counts them.
+    Tokens,
+    /// By the square root of its tokens: long blocks count less than their tokens.
+    SqrtTokens,
+}

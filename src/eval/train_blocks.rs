@@ -14,7 +14,8 @@
 //!   without such tokens, and the title heading's block when it holds only the headline, are
 //!   not examples. Trigrams, not words: a menu's words are in most gold texts. Weight: the block's share of its page's tokens,
 //!   scaled so the weights average 1: every page counts alike, as in the metric, and within a
-//!   page a block counts by its tokens.
+//!   page a block counts by its tokens. (`blocks.labels = "aligned"` and
+//!   `blocks.example_weight = "sqrt-tokens"` are the measured alternatives, README.)
 //! - Vocabulary: the `blocks.vocabulary_size` class and id words found on most training
 //!   pages (ties in alphabetical order), learned from the pages of each fit.
 //! - Learner: gradient-boosted trees (`forust-ml`, log loss) with the `[blocks]` settings.
@@ -54,7 +55,7 @@ use crate::clean::block_classifier::{
     is_bare_headline, probability, vocabulary_word,
 };
 use crate::clean::{BlockWeights, CleanerKind, Layout, TopicContent, block_weights, clean_page, site_of};
-use crate::config::{BlocksConfig, Config};
+use crate::config::{BlockLabels, BlocksConfig, Config, ExampleWeight};
 use crate::page::PageContext;
 use crate::tagtree::{NodeId, TagTree, hint_words};
 use crate::text::StopWords;
@@ -84,6 +85,10 @@ struct BlockPage {
     bare_headline: Vec<bool>,
     /// The vocabulary-worthy hint words of the page.
     hint_words: BTreeSet<String>,
+    /// How the page's blocks weigh as examples.
+    example_weight: ExampleWeight,
+    /// Aligned labels were asked but the page was too large to align: trigram labels.
+    alignment_skipped: bool,
 }
 
 impl BlockPage {
@@ -136,13 +141,21 @@ impl BlockPage {
             }
         }
         let bare_headline: Vec<bool> = ids.iter().map(|&id| is_bare_headline(&tree, &layout, id)).collect();
+        let aligned = match config.blocks.labels {
+            BlockLabels::Trigrams => None,
+            BlockLabels::Aligned => aligned_tokens(&sequences, &gold_sequence, &gold),
+        };
         let labels = sequences
             .iter()
             .zip(&bare_headline)
-            .map(|(sequence, &bare)| {
+            .enumerate()
+            .map(|(b, (sequence, &bare))| {
                 let n = sequence.len().min(3);
                 if bare || n == 0 {
                     return None;
+                }
+                if let Some(aligned) = &aligned {
+                    return Some(aligned[b] as f64 >= config.blocks.label_min_gold_share * sequence.len() as f64);
                 }
                 let windows = sequence.windows(n);
                 let total = windows.len();
@@ -172,6 +185,8 @@ impl BlockPage {
             labels,
             bare_headline,
             hint_words,
+            example_weight: config.blocks.example_weight,
+            alignment_skipped: config.blocks.labels == BlockLabels::Aligned && aligned.is_none(),
         }
     }
 
@@ -197,6 +212,87 @@ impl BlockPage {
             true_positives: output.iter().zip(&self.gold).map(|(o, g)| *o.min(g)).sum(),
         }
     }
+}
+
+/// Cells of the alignment table beyond which a page keeps the trigram labels (memory: one
+/// byte a cell).
+const MAX_ALIGNMENT_CELLS: usize = 40_000_000;
+
+/// Per block, its tokens matched by a longest common subsequence of the page's tokens (the
+/// blocks' sequences one after another) and the gold sequence, counting only matches in runs
+/// of consecutive tokens on both sides at least three long (or the block's length, when
+/// shorter). `None` when the table would be too large.
+fn aligned_tokens(sequences: &[Vec<u32>], gold_sequence: &[u32], gold: &[u32]) -> Option<Vec<u32>> {
+    // Page positions whose token is in the gold at all (the others never match).
+    let mut page: Vec<(usize, usize, u32)> = Vec::new();
+    let mut position = 0;
+    for (b, sequence) in sequences.iter().enumerate() {
+        for &token in sequence {
+            if gold[token as usize] > 0 {
+                page.push((b, position, token));
+            }
+            position += 1;
+        }
+    }
+    let (n, m) = (page.len(), gold_sequence.len());
+    if n * m > MAX_ALIGNMENT_CELLS {
+        return None;
+    }
+    let mut out = vec![0u32; sequences.len()];
+    if n == 0 || m == 0 {
+        return Some(out);
+    }
+    // 0: diagonal match, 1: up (skip a page token), 2: left (skip a gold token).
+    let mut step = vec![0u8; n * m];
+    let mut previous = vec![0u32; m + 1];
+    let mut current = vec![0u32; m + 1];
+    for i in 0..n {
+        for j in 0..m {
+            let (value, direction) = if page[i].2 == gold_sequence[j] {
+                (previous[j] + 1, 0)
+            } else if previous[j + 1] >= current[j] {
+                (previous[j + 1], 1)
+            } else {
+                (current[j], 2)
+            };
+            current[j + 1] = value;
+            step[i * m + j] = direction;
+        }
+        std::mem::swap(&mut previous, &mut current);
+    }
+    let mut pairs: Vec<(usize, usize)> = Vec::new();
+    let (mut i, mut j) = (n, m);
+    while i > 0 && j > 0 {
+        match step[(i - 1) * m + (j - 1)] {
+            0 => {
+                pairs.push((i - 1, j - 1));
+                i -= 1;
+                j -= 1;
+            }
+            1 => i -= 1,
+            _ => j -= 1,
+        }
+    }
+    pairs.reverse();
+    // Runs of matches consecutive in the page and in the gold.
+    let mut start = 0;
+    while start < pairs.len() {
+        let mut end = start + 1;
+        while end < pairs.len()
+            && page[pairs[end].0].1 == page[pairs[end - 1].0].1 + 1
+            && pairs[end].1 == pairs[end - 1].1 + 1
+        {
+            end += 1;
+        }
+        for &(i, _) in &pairs[start..end] {
+            let block = page[i].0;
+            if end - start >= sequences[block].len().min(3) {
+                out[block] += 1;
+            }
+        }
+        start = end;
+    }
+    Some(out)
 }
 
 /// An n-gram of up to three tokens, padded.
@@ -317,7 +413,13 @@ struct Examples {
 impl BlockPage {
     /// The page's labelled blocks as examples; `row(b, out)` appends block `b`'s features.
     fn examples(&self, mut row: impl FnMut(usize, &mut Vec<f64>)) -> Examples {
-        let tokens = |b: usize| self.bags[b].iter().map(|&(_, c)| c as f64).sum::<f64>();
+        let tokens = |b: usize| {
+            let tokens = self.bags[b].iter().map(|&(_, c)| c as f64).sum::<f64>();
+            match self.example_weight {
+                ExampleWeight::Tokens => tokens,
+                ExampleWeight::SqrtTokens => tokens.sqrt(),
+            }
+        };
         let page_tokens: f64 = (0..self.blocks.len()).filter(|&b| self.labels[b].is_some()).map(tokens).sum();
         let mut examples = Examples { rows: Vec::new(), labels: Vec::new(), weights: Vec::new() };
         for (b, label) in self.labels.iter().enumerate() {
@@ -566,8 +668,16 @@ fn read_pages(
                 BlockPage::new(index, fold, !hidden.contains(&page.stem), tree, &page.gold, config)
             })
             .collect();
+        let skipped = parsed.iter().filter(|p| p.alignment_skipped).count();
+        let labelled: usize = parsed.iter().map(|p| p.labels.iter().flatten().count()).sum();
+        let content: usize = parsed.iter().map(|p| p.labels.iter().flatten().filter(|&&l| l).count()).sum();
         pages.extend(parsed);
-        progress(&format!("{}: {} pages parsed and labelled", set_config.name, set.pages.len()));
+        progress(&format!(
+            "{}: {} pages parsed and labelled ({content} of {labelled} blocks content; {skipped} too large to \
+             align, trigram labels)",
+            set_config.name,
+            set.pages.len()
+        ));
     }
     Ok((names, pages))
 }
@@ -848,6 +958,32 @@ mod tests {
         assert_eq!(story_only.true_positives, story_only.output_tokens);
         assert!(all.output_tokens > story_only.output_tokens);
         assert_eq!(all.gold_tokens, story_only.gold_tokens);
+    }
+
+    #[test]
+    fn aligned_labels_match_in_order_and_in_runs() {
+        // Block 0 holds a gold word alone among others (a run of one); block 1 the gold text.
+        let sequences = vec![vec![20, 11, 21], vec![10, 11, 12, 13, 14]];
+        let gold_sequence = vec![10, 11, 12, 13, 14];
+        let mut gold = vec![0u32; 22];
+        for &t in &gold_sequence {
+            gold[t as usize] += 1;
+        }
+        assert_eq!(aligned_tokens(&sequences, &gold_sequence, &gold), Some(vec![0, 5]));
+        // The gold's order is kept: the longer run in order wins over the gold's tail placed
+        // first, and a repeated word is matched where the run continues.
+        let sequences = vec![vec![13, 14], vec![10], vec![10, 11, 12]];
+        assert_eq!(aligned_tokens(&sequences, &gold_sequence, &gold), Some(vec![0, 0, 3]));
+        let config = Config {
+            blocks: BlocksConfig { labels: BlockLabels::Aligned, ..BlocksConfig::default() },
+            ..Config::default()
+        };
+        let story = "The terns came back to the bay this spring after ten years away, and the counts rose fast.";
+        let menu = "the bay the spring the years";
+        let html = format!("<html><body><div><p>{story}</p></div><div><p>{menu}</p></div></body></html>");
+        let page = BlockPage::new(0, 0, true, TagTree::with_default_config(&html), story, &config);
+        assert_eq!(page.labels, vec![Some(true), Some(false)]);
+        assert!(!page.alignment_skipped);
     }
 
     /// A training set of 12 pages we wrote, in `dir`: a menu, a story (the gold), on some pages

@@ -20,6 +20,9 @@
 //!   other than f and g (one fit per pair of folds, shared by the two folds of the pair). The
 //!   held-out fold's pages are read by the first stage fitted on all other folds, as the
 //!   cleaner would read a new page.
+//! - Sequence decisions: on the first stage's and the stacked stage's out-of-fold
+//!   probabilities, a Viterbi pass over the blocks in document order (Web2Text, Vogels et al.
+//!   2018) and a gap rule, each fold's parameters and transitions chosen on the other folds.
 
 use super::*;
 use crate::clean::block_classifier::{CONTEXT_FEATURES, context_features};
@@ -346,6 +349,9 @@ pub fn grid_blocks(
             }
         }
     }
+    if let Some(stage1) = &base_out_of_fold {
+        rows.extend(sequence_rows("first stage", &pages, stage1, folds, n_sets, &progress));
+    }
     if let Some(stage1) = base_out_of_fold.filter(|_| spec.stacking) {
         rows.extend(stack(&pages, &cache, config, &pairs, &pair_vocabulary, &outer_vocabulary, stage1, &progress)?);
     }
@@ -440,7 +446,189 @@ fn stack(
         n_sets,
         progress,
     ));
+    rows.extend(sequence_rows("stacked", pages, &stage2, folds, n_sets, progress));
     Ok(rows)
+}
+
+/// A page's chain: its blocks in document order that the decision reads (with tokens, not a
+/// bare headline).
+fn chain(page: &BlockPage) -> Vec<usize> {
+    (0..page.blocks.len()).filter(|&b| !page.bare_headline[b] && !page.bags[b].is_empty()).collect()
+}
+
+/// Log transition probabilities between consecutive labelled blocks (noise 0, content 1) on
+/// `pages`, add-one smoothed.
+fn transitions(pages: &[&BlockPage]) -> [[f64; 2]; 2] {
+    let mut counts = [[1.0f64; 2]; 2];
+    for page in pages.iter().filter(|p| p.trainable) {
+        let labels: Vec<bool> = chain(page).into_iter().filter_map(|b| page.labels[b]).collect();
+        for pair in labels.windows(2) {
+            counts[usize::from(pair[0])][usize::from(pair[1])] += 1.0;
+        }
+    }
+    counts.map(|row| {
+        let total = row[0] + row[1];
+        row.map(|c| (c / total).ln())
+    })
+}
+
+/// A sequence decision rule over a page's chain.
+#[derive(Clone, Copy, Debug)]
+enum Decision {
+    /// Viterbi over two states: emissions the log-odds of the probability against the
+    /// threshold's, transitions `weight` times the learned log probabilities (Web2Text).
+    Viterbi { threshold: f64, weight: f64 },
+    /// Kept at `threshold`, and a block at `low` or more between two blocks kept so (in the
+    /// chain; under the same parent when `same_parent`).
+    Gap { threshold: f64, low: f64, same_parent: bool },
+}
+
+/// The page's blocks kept under `decision` (1.0 kept, 0.0 not), for [`BlockPage::score`] at 0.5.
+fn decide(page: &BlockPage, probability: &[f64], decision: Decision, log_t: &[[f64; 2]; 2]) -> Vec<f64> {
+    let chain = chain(page);
+    let mut keep = vec![0.0; page.blocks.len()];
+    match decision {
+        Decision::Viterbi { threshold, weight } => {
+            if chain.is_empty() {
+                return keep;
+            }
+            let emission = |b: usize| {
+                let p = probability[b].clamp(1e-6, 1.0 - 1e-6);
+                [(1.0 - p).ln() - (1.0 - threshold).ln(), p.ln() - threshold.ln()]
+            };
+            let mut score = emission(chain[0]);
+            let mut back: Vec<[usize; 2]> = Vec::with_capacity(chain.len());
+            for &b in &chain[1..] {
+                let e = emission(b);
+                let mut next = [0.0; 2];
+                let mut from = [0usize; 2];
+                for (s, slot) in next.iter_mut().enumerate() {
+                    let via = |r: usize| score[r] + weight * log_t[r][s];
+                    from[s] = usize::from(via(1) > via(0));
+                    *slot = via(from[s]) + e[s];
+                }
+                back.push(from);
+                score = next;
+            }
+            let mut state = usize::from(score[1] > score[0]);
+            for (k, &b) in chain.iter().enumerate().rev() {
+                keep[b] = state as f64;
+                if k > 0 {
+                    state = back[k - 1][state];
+                }
+            }
+        }
+        Decision::Gap { threshold, low, same_parent } => {
+            let high: Vec<bool> = chain.iter().map(|&b| probability[b] >= threshold).collect();
+            let parent = |b: usize| page.tree.nodes[page.blocks[b]].parent;
+            for (k, &b) in chain.iter().enumerate() {
+                let between = k > 0
+                    && k + 1 < chain.len()
+                    && high[k - 1]
+                    && high[k + 1]
+                    && probability[b] >= low
+                    && (!same_parent || (parent(chain[k - 1]) == parent(b) && parent(chain[k + 1]) == parent(b)));
+                if high[k] || between {
+                    keep[b] = 1.0;
+                }
+            }
+        }
+    }
+    keep
+}
+
+/// Mean over the sets present of F1 when `pages` decide by `decision`.
+fn decision_objective(
+    pages: &[(&BlockPage, &Vec<f64>)],
+    decision: Decision,
+    log_t: &[[f64; 2]; 2],
+    sets: usize,
+) -> f64 {
+    let f1: Vec<f64> = (0..sets)
+        .filter(|&s| pages.iter().any(|(p, _)| p.set == s))
+        .map(|s| {
+            let scores: Vec<PageScore> = pages
+                .par_iter()
+                .filter(|(p, _)| p.set == s)
+                .map(|(p, prob)| p.score(&decide(p, prob, decision, log_t), 0.5))
+                .collect();
+            aggregate("", &scores, 1.0).f1
+        })
+        .collect();
+    mean(&f1)
+}
+
+/// Sequence decisions over out-of-fold `probability` (Web2Text's Viterbi pass and a gap rule),
+/// each fold scored with the rule's parameters (and transitions) chosen on the other folds.
+fn sequence_rows(
+    stage: &str,
+    pages: &[BlockPage],
+    probability: &[Vec<f64>],
+    folds: usize,
+    sets: usize,
+    progress: &impl Fn(&str),
+) -> Vec<GridRow> {
+    let weights = [0.0, 0.25, 0.5, 1.0, 2.0];
+    let lows = [0.05, 0.1, 0.2, 0.3];
+    let families: Vec<(String, Vec<Decision>)> = vec![
+        (
+            format!("{stage} + Viterbi (transitions and weight {weights:?} from the other folds)"),
+            THRESHOLDS
+                .iter()
+                .flat_map(|&threshold| weights.iter().map(move |&weight| Decision::Viterbi { threshold, weight }))
+                .collect(),
+        ),
+        (
+            format!("{stage} + gap rule (p >= t2 between two kept blocks of the chain, t2 in {lows:?})"),
+            THRESHOLDS
+                .iter()
+                .flat_map(|&threshold| {
+                    lows.iter().filter(move |&&low| low < threshold).map(move |&low| Decision::Gap {
+                        threshold,
+                        low,
+                        same_parent: false,
+                    })
+                })
+                .collect(),
+        ),
+        (
+            format!("{stage} + gap rule, same parent"),
+            THRESHOLDS
+                .iter()
+                .flat_map(|&threshold| {
+                    lows.iter().filter(move |&&low| low < threshold).map(move |&low| Decision::Gap {
+                        threshold,
+                        low,
+                        same_parent: true,
+                    })
+                })
+                .collect(),
+        ),
+    ];
+    let mut rows = Vec::new();
+    for (name, candidates) in families {
+        let mut kept: Vec<Vec<f64>> = vec![Vec::new(); pages.len()];
+        let mut chosen = Vec::new();
+        for f in 0..folds {
+            let others: Vec<(&BlockPage, &Vec<f64>)> =
+                pages.iter().zip(probability).filter(|(p, _)| p.fold != f).collect();
+            let log_t = transitions(&others.iter().map(|(p, _)| *p).collect::<Vec<_>>());
+            let mut best = (candidates[0], f64::MIN);
+            for &candidate in &candidates {
+                let score = decision_objective(&others, candidate, &log_t, sets);
+                if score > best.1 + 1e-12 {
+                    best = (candidate, score);
+                }
+            }
+            for (i, page) in pages.iter().enumerate().filter(|(_, p)| p.fold == f) {
+                kept[i] = decide(page, &probability[i], best.0, &log_t);
+            }
+            chosen.push(format!("{:?}", best.0));
+        }
+        progress(&format!("{name}: per fold {chosen:?}"));
+        rows.push(row_of(name, pages, &kept, vec![0.5; folds], sets, progress));
+    }
+    rows
 }
 
 fn fmt_row(f1: &[f64]) -> String {
@@ -495,6 +683,36 @@ mod tests {
     }
 
     #[test]
+    fn sequence_decisions_fill_a_hole_only_when_asked() {
+        let config = Config::default();
+        let paragraph = |w: &str| format!("<p>{w} river silt farmers valley seed spring mountains water</p>");
+        let html = format!(
+            "<html><body><div>{}{}{}</div></body></html>",
+            paragraph("first"),
+            paragraph("second"),
+            paragraph("third")
+        );
+        let page = BlockPage::new(0, 0, true, TagTree::with_default_config(&html), "", &config);
+        assert_eq!(chain(&page).len(), 3, "{:?}", page.blocks);
+        let probability: Vec<f64> = [0.9, 0.3, 0.9].into_iter().cycle().take(page.blocks.len()).collect();
+        let chained = chain(&page);
+        let kept = |keep: Vec<f64>| chained.iter().map(|&b| keep[b]).collect::<Vec<_>>();
+        let sticky = [[0.9f64.ln(), 0.1f64.ln()], [0.1f64.ln(), 0.9f64.ln()]];
+        let plain = Decision::Viterbi { threshold: 0.5, weight: 0.0 };
+        assert_eq!(kept(decide(&page, &probability, plain, &sticky)), vec![1.0, 0.0, 1.0]);
+        let smooth = Decision::Viterbi { threshold: 0.5, weight: 1.0 };
+        assert_eq!(kept(decide(&page, &probability, smooth, &sticky)), vec![1.0, 1.0, 1.0]);
+        let gap = Decision::Gap { threshold: 0.5, low: 0.2, same_parent: true };
+        assert_eq!(kept(decide(&page, &probability, gap, &sticky)), vec![1.0, 1.0, 1.0]);
+        let high_gap = Decision::Gap { threshold: 0.5, low: 0.4, same_parent: false };
+        assert_eq!(kept(decide(&page, &probability, high_gap, &sticky)), vec![1.0, 0.0, 1.0]);
+        // Transitions count consecutive labelled blocks, add-one smoothed.
+        let labelled = BlockPage::new(0, 0, true, TagTree::with_default_config(&html), "nothing alike", &config);
+        let log_t = transitions(&[&labelled]);
+        assert!((log_t[0][0].exp() - 3.0 / 4.0).abs() < 1e-12, "{log_t:?}");
+    }
+
+    #[test]
     fn the_grid_reproduces_train_blocks_and_scores_every_variant() {
         let dir = tempfile::tempdir().unwrap();
         let sets = super::super::tests::synthetic_sets(dir.path());
@@ -512,12 +730,16 @@ mod tests {
         let variants: Vec<&str> = report.rows.iter().map(|r| r.variant.as_str()).collect();
         // The [blocks] setting first (added for the stacked variant), both tree counts of each
         // setting, then train-blocks' rule and the stacked variant.
-        assert_eq!(variants.len(), 6, "{variants:?}");
+        // The sequence decisions follow the first stage's rows and the stacked row.
+        assert_eq!(variants.len(), 12, "{variants:?}");
         assert!(variants[0].starts_with("2 trees, depth 5") && variants[2].starts_with("2 trees, depth 3"));
-        assert!(variants[4].contains("train-blocks' inner model") && variants[5].starts_with("stacked"));
+        assert!(variants[4..7].iter().all(|v| v.starts_with("first stage + ")), "{variants:?}");
+        let (stacked, rest) = (&report.rows[7..], &variants[7..]);
+        assert!(rest[0].contains("train-blocks' inner model") && rest[1].starts_with("stacked:"));
+        assert!(rest[2..].iter().all(|v| v.starts_with("stacked + ")), "{variants:?}");
         // The same folds, examples, vocabularies and learner: train-blocks' figure, exactly.
-        assert_eq!(report.rows[4].f1, trained.cross_validated_f1);
-        assert_eq!(report.rows[4].thresholds, trained.fold_results.iter().map(|f| f.threshold).collect::<Vec<_>>());
+        assert_eq!(stacked[0].f1, trained.cross_validated_f1);
+        assert_eq!(stacked[0].thresholds, trained.fold_results.iter().map(|f| f.threshold).collect::<Vec<_>>());
         assert!(report.rows.iter().all(|r| r.f1.len() == 1 && r.thresholds.len() == 3 && r.f1[0] > 0.0));
         let md = grid_markdown(&report, "test");
         assert!(md.contains("| stacked:"), "{md}");
