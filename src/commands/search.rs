@@ -28,8 +28,8 @@ pub struct SearchArgs {
     pub dir: Vec<PathBuf>,
     /// Which index answers: tiered fuses the abstract and the full-text index's hits (the
     /// best of the three in the held-out evaluation, README "Search settings").
-    #[arg(long, default_value = "tiered", value_parser = clap::builder::PossibleValuesParser::new(IndexChoice::NAMES))]
-    pub index: String,
+    #[arg(long, default_value = "tiered", value_parser = index_parser())]
+    pub index: IndexChoice,
     /// Number of results (at least 1).
     #[arg(short = 'n', long, default_value_t = 10, value_parser = parse_limit)]
     pub limit: usize,
@@ -47,9 +47,10 @@ pub struct SearchArgs {
 pub struct SearchTuning {
     /// Expand the query by pseudo-relevance feedback (RM3): the words of the top pages'
     /// DocView records (title, keywords, abstract) join the query, weighted by a relevance
-    /// model; the number of pages and terms and the original query's weight are settings.
-    /// The tiered search (the default) always does; this asks it of --index abstract or
-    /// fulltext too.
+    /// model; the number of pages and terms and the original query's weight are settings,
+    /// and so is whether the expanded ranking is kept only when its top pages are as clear as
+    /// the original's. The tiered search (the default) does unless --no-feedback; this asks
+    /// it of --index abstract or fulltext too.
     #[arg(long, conflicts_with = "no_feedback")]
     pub feedback: bool,
     /// Search without feedback, also the tiered search.
@@ -74,9 +75,11 @@ impl SearchTuning {
     }
 }
 
-pub fn index_choice(name: &str) -> IndexChoice {
-    // clap accepts only IndexChoice::NAMES.
-    IndexChoice::from_name(name).unwrap_or(IndexChoice::Tiered)
+/// `--index NAME`, parsed once: clap lists and checks the names, then gives the choice.
+pub fn index_parser() -> impl clap::builder::TypedValueParser<Value = IndexChoice> {
+    use clap::builder::TypedValueParser;
+    clap::builder::PossibleValuesParser::new(IndexChoice::NAMES)
+        .try_map(|name| IndexChoice::from_name(&name).ok_or_else(|| format!("unknown index {name:?}")))
 }
 
 /// `-n N`: a number of results, at least one.
@@ -121,7 +124,7 @@ fn check_category(dir: &Path, code: &str) -> Result<()> {
 }
 
 pub fn run(args: SearchArgs) -> Result<ExitCode> {
-    let choice = index_choice(&args.index);
+    let choice = args.index;
     let request = SearchRequest {
         choice,
         limit: args.limit,
@@ -179,9 +182,13 @@ pub fn run(args: SearchArgs) -> Result<ExitCode> {
         if !args.json {
             match &args.category {
                 Some(code) => {
-                    eprintln!("indexer: no results for {:?} in category {code} of the {} index", args.query, args.index)
+                    eprintln!(
+                        "indexer: no results for {:?} in category {code} of the {} index",
+                        args.query,
+                        args.index.name()
+                    )
                 }
-                None => eprintln!("indexer: no results for {:?} in the {} index", args.query, args.index),
+                None => eprintln!("indexer: no results for {:?} in the {} index", args.query, args.index.name()),
             }
         }
         return Ok(ExitCode::from(1));

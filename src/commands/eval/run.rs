@@ -1,7 +1,7 @@
 use indexer::eval::run::{read_topics, run_topics};
 use indexer::search::{Collection, IndexChoice, SearchRequest};
 
-use crate::commands::search::{SearchTuning, index_choice};
+use crate::commands::search::{SearchTuning, index_parser};
 
 use crate::commands::prelude::*;
 
@@ -13,8 +13,8 @@ pub struct EvalRunArgs {
     #[arg(long, value_name = "FILE")]
     pub topics: PathBuf,
     /// Which search: an index, or tiered (both indexes fused).
-    #[arg(long, default_value = "tiered", value_parser = clap::builder::PossibleValuesParser::new(IndexChoice::NAMES))]
-    pub index: String,
+    #[arg(long, default_value = "tiered", value_parser = index_parser())]
+    pub index: IndexChoice,
     #[command(flatten)]
     pub tuning: SearchTuning,
     /// Results per topic.
@@ -32,10 +32,10 @@ pub fn run(args: EvalRunArgs) -> Result<ExitCode> {
         collection.set_settings(settings)?;
     }
     collection.preload_urls()?;
-    let choice = index_choice(&args.index);
+    let choice = args.index;
     let feedback = args.tuning.feedback(choice);
     let request = SearchRequest { choice, limit: args.limit, category: None, feedback };
-    let tag = format!("indexer-{}{}", args.index, if feedback { "-rm3" } else { "" });
+    let tag = format!("indexer-{}{}", choice.name(), if feedback { "-rm3" } else { "" });
     let run = run_topics(&collection, &topics, &request, &tag)?;
     std::fs::write(&args.run, &run).with_context(|| format!("cannot write the run to {}", args.run.display()))?;
     eprintln!("indexer: {} topics, {} results written to {}", topics.len(), run.lines().count(), args.run.display());
