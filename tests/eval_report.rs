@@ -50,7 +50,22 @@ fn report_on_the_sample_corpus() {
     assert_eq!(searches, ["abstract", "fulltext", "tiered", "tiered+feedback"]);
     // The figures say which cleaning they were measured on: the build's, the default here.
     assert_eq!(json["cleaner"], "blocks");
-    assert!(std::fs::read_to_string(report.join("report.md")).unwrap().contains("pages indexed (cleaner: blocks)"));
+    let md = std::fs::read_to_string(report.join("report.md")).unwrap();
+    assert!(md.contains("pages indexed (cleaner: blocks)"));
+    // The settings line names every feedback setting of the default search, the shipped ones.
+    let shipped = indexer::search::SearchSettings::shipped().feedback;
+    let feedback = format!(
+        "feedback: RM3, {} documents, {} terms, original weight {}, max page share {}, selection {}.",
+        shipped.docs,
+        shipped.terms,
+        shipped.original_weight,
+        shipped.max_page_share,
+        shipped.selective.name()
+    );
+    assert!(md.contains(&feedback), "{feedback} not in the report");
+    // The default search's disk access is measured beside the tiered search's.
+    assert!(md.contains("The tiered search with feedback, the same 25 topic queries"), "{md}");
+    assert!(json["disk"]["tiered_feedback_topics"]["fulltext"]["postings"]["bytes"].as_u64().unwrap() > 0);
     for e in effectiveness {
         // Every sample query has its answer first (tests/sample_corpus.rs checks each one).
         assert_eq!(e["summary"]["recip_rank"], 1.0, "{e}");

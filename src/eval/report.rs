@@ -1,6 +1,7 @@
 //! `indexer eval report`: everything §7.3 measures, for one collection — effectiveness of the
-//! abstract, full-text and tiered searches (trec_eval measures), the index statistics of
-//! Table 3, and the disk access of Figure 6 — written as report.md, report.json and SVG charts.
+//! abstract, full-text and tiered searches and of the tiered search with feedback, the default
+//! (trec_eval measures), the index statistics of Table 3, and the disk access of Figure 6 —
+//! written as report.md, report.json and SVG charts.
 
 use std::fmt::Write as _;
 use std::path::Path;
@@ -255,7 +256,7 @@ fn markdown(report: &CollectionReport, command: &str) -> String {
     let _ = writeln!(
         md,
         "\nSearch settings: query k3 {}; abstract BM25 ({}) k1 {} b {}{}, full text BM25 ({}) k1 {} b {}{}; tiered: {} (abstract weight {}, rrf k {}, depth {}); \
-         feedback: RM3, {} documents, {} terms, original weight {}. Chosen: {}",
+         feedback: RM3, {} documents, {} terms, original weight {}, max page share {}, selection {}. Chosen: {}",
         s.query.k3,
         s.abstract_index.fields.name(),
         s.abstract_index.k1,
@@ -272,6 +273,8 @@ fn markdown(report: &CollectionReport, command: &str) -> String {
         s.feedback.docs,
         s.feedback.terms,
         s.feedback.original_weight,
+        s.feedback.max_page_share,
+        s.feedback.selective.name(),
         s.chosen_by
     );
     if let Some(reference) = &report.reference {
