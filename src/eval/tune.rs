@@ -29,8 +29,8 @@ use serde::Serialize;
 use crate::eval::run::{Topic, write_run};
 use crate::eval::score::{EvalOptions, Measures, Qrels, Run, ScoreError, evaluate};
 use crate::search::{
-    Collection, FeedbackSelection, FieldCombination, FusionMethod, IndexChoice, IndexSettings, SearchError,
-    SearchRequest, SearchSettings,
+    Collection, FeedbackSelection, FeedbackSource, FeedbackTarget, FieldCombination, FusionMethod, IndexChoice,
+    IndexSettings, SearchError, SearchRequest, SearchSettings,
 };
 
 /// One collection to tune on.
@@ -48,7 +48,7 @@ const ANSWERING: [Stage; 4] = [Stage::Abstract, Stage::Fulltext, Stage::Fusion, 
 
 /// The searches whose known-item answers bound a stage's choice.
 fn answering(stage: Stage) -> &'static [Stage] {
-    if stage == Stage::Feedback { &ANSWERING } else { &ANSWERING[..3] }
+    if stage.search() == Stage::Feedback { &ANSWERING } else { &ANSWERING[..3] }
 }
 
 /// A tuning failure.
@@ -98,24 +98,53 @@ pub enum Stage {
     /// search).
     Query,
     Abstract,
+    /// The abstract index's k1 and b again, over a wider grid, its field combination and
+    /// boosts kept (the full grid's k1 and b are nested with the boosts, so widening them there
+    /// multiplies its size).
+    AbstractBm25,
     Fulltext,
+    /// The full-text index's k1 and b again, over the wider grid.
+    FulltextBm25,
     Fusion,
     Feedback,
+    /// How feedback is used, its other values kept: which ranking gives it its documents,
+    /// which indexes the expanded query searches, and the expanded ranking's share of the
+    /// answer.
+    FeedbackUse,
 }
 
 impl Stage {
     /// The stages in the order they choose.
-    pub const ALL: [Stage; 5] = [Stage::Query, Stage::Abstract, Stage::Fulltext, Stage::Fusion, Stage::Feedback];
+    pub const ALL: [Stage; 8] = [
+        Stage::Query,
+        Stage::Abstract,
+        Stage::AbstractBm25,
+        Stage::Fulltext,
+        Stage::FulltextBm25,
+        Stage::Fusion,
+        Stage::Feedback,
+        Stage::FeedbackUse,
+    ];
     /// The searches reported.
     const SEARCHES: [Stage; 4] = [Stage::Abstract, Stage::Fulltext, Stage::Fusion, Stage::Feedback];
 
+    /// The search a stage's candidates are scored on.
+    fn search(self) -> Stage {
+        match self {
+            Stage::AbstractBm25 => Stage::Abstract,
+            Stage::FulltextBm25 => Stage::Fulltext,
+            Stage::FeedbackUse => Stage::Feedback,
+            other => other,
+        }
+    }
+
     fn request(self, depth: usize) -> SearchRequest<'static> {
-        let choice = match self {
+        let choice = match self.search() {
             Stage::Abstract => IndexChoice::Abstract,
             Stage::Fulltext => IndexChoice::Fulltext,
-            Stage::Query | Stage::Fusion | Stage::Feedback => IndexChoice::Tiered,
+            _ => IndexChoice::Tiered,
         };
-        SearchRequest { choice, limit: depth, category: None, feedback: self == Stage::Feedback }
+        SearchRequest { choice, limit: depth, category: None, feedback: self.search() == Stage::Feedback }
     }
 
     /// The stage of a name (as [`Stage::name`] gives).
@@ -127,9 +156,12 @@ impl Stage {
         match self {
             Stage::Query => "query",
             Stage::Abstract => "abstract",
+            Stage::AbstractBm25 => "abstract-k1-b",
             Stage::Fulltext => "fulltext",
+            Stage::FulltextBm25 => "fulltext-k1-b",
             Stage::Fusion => "tiered",
             Stage::Feedback => "tiered+feedback",
+            Stage::FeedbackUse => "feedback-use",
         }
     }
 
@@ -160,6 +192,17 @@ impl Stage {
                     let mut s = base.clone();
                     s.fulltext = index;
                     out.push(s);
+                }
+            }
+            Stage::AbstractBm25 | Stage::FulltextBm25 => {
+                for k1 in WIDE_K1 {
+                    for b in WIDE_B {
+                        let mut s = base.clone();
+                        let index = if self == Stage::AbstractBm25 { &mut s.abstract_index } else { &mut s.fulltext };
+                        index.k1 = k1;
+                        index.b = b;
+                        out.push(s);
+                    }
                 }
             }
             Stage::Fusion => {
@@ -196,10 +239,28 @@ impl Stage {
                     }
                 }
             }
+            Stage::FeedbackUse => {
+                for documents_from in [FeedbackSource::Searched, FeedbackSource::Fulltext] {
+                    for expands in [FeedbackTarget::Searched, FeedbackTarget::Fulltext] {
+                        for expanded_weight in [1.0, 0.75, 0.5, 0.25] {
+                            let mut s = base.clone();
+                            s.feedback.documents_from = documents_from;
+                            s.feedback.expands = expands;
+                            s.feedback.expanded_weight = expanded_weight;
+                            out.push(s);
+                        }
+                    }
+                }
+            }
         }
         out
     }
 }
+
+/// The k1 and b of the wider grid: past 2.0 and 0.75, where the full grids' choices sat at
+/// their edge.
+const WIDE_K1: [f32; 8] = [0.6, 0.9, 1.2, 1.6, 2.0, 2.5, 3.0, 4.0];
+const WIDE_B: [f32; 5] = [0.3, 0.5, 0.75, 0.9, 1.0];
 
 /// An index's settings to try: each field combination with every k1 and b and every boost
 /// table, in that order of nesting.
@@ -346,6 +407,7 @@ fn checkable(known: &TuneCollection) -> usize {
 
 impl Tuner<'_> {
     fn score(&mut self, c: usize, settings: &SearchSettings, stage: Stage) -> Result<Scores, TuneError> {
+        let stage = stage.search();
         let request = stage.request(self.depth);
         let key = (c, cache_key(settings, stage));
         if let Some(scores) = self.cache.get(&key) {
@@ -367,6 +429,7 @@ impl Tuner<'_> {
     /// The known-item queries of collection `k` whose first result, on `stage`'s search with
     /// `settings`, is one of their best-judged pages.
     fn answered(&mut self, k: usize, settings: &SearchSettings, stage: Stage) -> Result<usize, TuneError> {
+        let stage = stage.search();
         let key = (k, cache_key(settings, stage));
         if let Some(&count) = self.answers.get(&key) {
             return Ok(count);
@@ -457,11 +520,11 @@ impl Tuner<'_> {
 /// settings that differ only elsewhere).
 fn relevant(settings: &SearchSettings, stage: Stage) -> serde_json::Value {
     let s = settings;
-    match stage {
+    match stage.search() {
         Stage::Abstract => serde_json::json!([s.query, s.abstract_index]),
         Stage::Fulltext => serde_json::json!([s.query, s.fulltext]),
-        Stage::Query | Stage::Fusion => serde_json::json!([s.query, s.abstract_index, s.fulltext, s.tiered]),
         Stage::Feedback => serde_json::json!([s.query, s.abstract_index, s.fulltext, s.tiered, s.feedback]),
+        _ => serde_json::json!([s.query, s.abstract_index, s.fulltext, s.tiered]),
     }
 }
 
@@ -590,7 +653,7 @@ pub fn markdown(report: &TuneReport, command: &str) -> String {
     let _ = writeln!(md, "\n## Settings chosen per fold\n");
     let _ = writeln!(
         md,
-        "| held out | query k3 | abstract fields / k1 / b / title / keywords | full text fields / k1 / b / title / body / topic | fusion | feedback docs / terms / original weight / max page share / selection |"
+        "| held out | query k3 | abstract fields / k1 / b / title / keywords | full text fields / k1 / b / title / body / topic | fusion | feedback docs / terms / original weight / max page share / selection / documents from / expands / expanded weight |"
     );
     let _ = writeln!(md, "|---|---|---|---|---|---|");
     let row = |md: &mut String, label: &str, s: &SearchSettings| {
@@ -598,7 +661,7 @@ pub fn markdown(report: &TuneReport, command: &str) -> String {
             |m: &BTreeMap<String, f32>, f: &str| m.get(f).map(|b| b.to_string()).unwrap_or_else(|| "schema".into());
         let _ = writeln!(
             md,
-            "| {label} | {} | {} / {} / {} / {} / {} | {} / {} / {} / {} / {} / {} | {} w {} | {} / {} / {} / {} / {} |",
+            "| {label} | {} | {} / {} / {} / {} / {} | {} / {} / {} / {} / {} / {} | {} w {} | {} / {} / {} / {} / {} / {} / {} / {} |",
             s.query.k3,
             s.abstract_index.fields.name(),
             s.abstract_index.k1,
@@ -617,7 +680,10 @@ pub fn markdown(report: &TuneReport, command: &str) -> String {
             s.feedback.terms,
             s.feedback.original_weight,
             s.feedback.max_page_share,
-            s.feedback.selective.name()
+            s.feedback.selective.name(),
+            s.feedback.documents_from.name(),
+            s.feedback.expands.name(),
+            s.feedback.expanded_weight
         );
     };
     for fold in &report.folds {

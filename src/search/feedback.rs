@@ -92,7 +92,16 @@ mod tests {
     }
 
     fn settings(terms: usize, original_weight: f32) -> FeedbackSettings {
-        FeedbackSettings { docs: 10, terms, original_weight, max_page_share: 1.0, selective: Default::default() }
+        FeedbackSettings {
+            docs: 10,
+            terms,
+            original_weight,
+            max_page_share: 1.0,
+            selective: Default::default(),
+            documents_from: Default::default(),
+            expands: Default::default(),
+            expanded_weight: 1.0,
+        }
     }
 
     #[test]

@@ -46,8 +46,8 @@ pub use bm25f::Bm25fTermQuery;
 pub use feedback::{clarity, expand_query};
 pub use fusion::fuse;
 pub use settings::{
-    DEFAULT_SETTINGS, FeedbackSelection, FeedbackSettings, FieldCombination, FusionMethod, FusionSettings,
-    IndexSettings, QuerySettings, SearchSettings, SettingsError,
+    DEFAULT_SETTINGS, FeedbackSelection, FeedbackSettings, FeedbackSource, FeedbackTarget, FieldCombination,
+    FusionMethod, FusionSettings, IndexSettings, QuerySettings, SearchSettings, SettingsError,
 };
 pub use shards::Shards;
 pub use statistics::Bm25Statistics;
@@ -559,26 +559,56 @@ pub(crate) fn rank_with(
     let tokens = ranker.analyze(query)?;
     let terms = query_terms(&tokens, &ranker.settings().query);
     let settings = &ranker.settings().feedback;
-    // Original weight 1 leaves the relevance model no share: the query unchanged.
-    if !(request.feedback && !terms.is_empty() && settings.original_weight < 1.0) {
-        return rank_choice(ranker, &terms, request.choice, request.limit, request.category);
+    let ranking = |abstract_terms: &[(String, f32)], fulltext_terms: &[(String, f32)], choice, limit| {
+        rank_choice(ranker, QueryTerms { abstract_terms, fulltext_terms }, choice, limit, request.category)
+    };
+    // Original weight 1 leaves the relevance model no share, and an expansion of the full text
+    // alone leaves the abstract search's query as it is: the query unchanged.
+    let expanded_nowhere = settings.expands == FeedbackTarget::Fulltext && request.choice == IndexChoice::Abstract;
+    if !(request.feedback && !terms.is_empty() && settings.original_weight < 1.0) || expanded_nowhere {
+        return ranking(&terms, &terms, request.choice, request.limit);
     }
     let selective = settings.selective == FeedbackSelection::Clarity;
-    // A selective search may answer with the original ranking: it is ranked as deep as asked.
-    let first_depth = if selective { request.limit.max(settings.docs) } else { settings.docs };
-    let mut first = rank_choice(ranker, &terms, request.choice, first_depth, request.category)?;
+    let fused = settings.expanded_weight < 1.0;
+    // A selective search may answer with the original ranking, and a fused one answers with
+    // part of it: it is then ranked as deep as asked.
+    let first_depth = if selective || fused { request.limit.max(settings.docs) } else { settings.docs };
+    let mut first = ranking(&terms, &terms, request.choice, first_depth)?;
+    let source = match settings.documents_from {
+        FeedbackSource::Fulltext if request.choice != IndexChoice::Fulltext => {
+            Some(ranking(&terms, &terms, IndexChoice::Fulltext, settings.docs)?)
+        }
+        FeedbackSource::Searched | FeedbackSource::Fulltext => None,
+    };
+    let feedback_pages = source.as_deref().unwrap_or(&first);
     let mut words = FeedbackWords::default();
-    let documents = words.of(ranker, &first[..first.len().min(settings.docs)], settings)?;
+    let documents = words.of(ranker, &feedback_pages[..feedback_pages.len().min(settings.docs)], settings)?;
     let expanded = expand_query(&tokens, &documents, settings);
-    let second = rank_choice(ranker, &expanded, request.choice, request.limit, request.category)?;
+    let abstract_terms = if settings.expands == FeedbackTarget::Fulltext { &terms } else { &expanded };
+    let second = ranking(abstract_terms, &expanded, request.choice, request.limit)?;
     if selective {
+        // Clarity compares the top pages of the two answers (the original ranking's are the
+        // feedback documents unless those came from another ranking).
+        let first_documents = match source {
+            None => documents,
+            Some(_) => words.of(ranker, &first[..first.len().min(settings.docs)], settings)?,
+        };
         let second_documents = words.of(ranker, &second[..second.len().min(settings.docs)], settings)?;
-        let before = clarity(&documents, |w| words.frequency(ranker, w))?;
+        let before = clarity(&first_documents, |w| words.frequency(ranker, w))?;
         let after = clarity(&second_documents, |w| words.frequency(ranker, w))?;
         if after < before {
             first.truncate(request.limit);
             return Ok(first);
         }
+    }
+    if fused {
+        let weights = FusionSettings {
+            method: FusionMethod::CombsumZ,
+            abstract_weight: 1.0 - settings.expanded_weight,
+            rrf_k: 0.0,
+            depth: request.limit,
+        };
+        return Ok(fuse(&first, &second, &weights, request.limit));
     }
     Ok(second)
 }
@@ -656,15 +686,26 @@ pub(crate) fn search_with(
     Ok(hits)
 }
 
+/// The weighted terms each index is searched for (the same but when feedback expands one
+/// index only).
+#[derive(Clone, Copy)]
+struct QueryTerms<'a> {
+    abstract_terms: &'a [(String, f32)],
+    fulltext_terms: &'a [(String, f32)],
+}
+
 /// One index's ranking, or both fused.
 fn rank_choice(
     ranker: &impl Ranker,
-    terms: &[(String, f32)],
+    terms: QueryTerms,
     choice: IndexChoice,
     limit: usize,
     category: Option<&str>,
 ) -> Result<Vec<Candidate>, SearchError> {
-    let ranking = |kind, limit| IndexRanking { kind, terms, limit, category };
+    let ranking = |kind, limit| {
+        let terms = if kind == IndexKind::Abstract { terms.abstract_terms } else { terms.fulltext_terms };
+        IndexRanking { kind, terms, limit, category }
+    };
     match choice {
         IndexChoice::Abstract => ranker.rank(ranking(IndexKind::Abstract, limit)),
         IndexChoice::Fulltext => ranker.rank(ranking(IndexKind::Fulltext, limit)),
@@ -855,6 +896,9 @@ mod tests {
                 original_weight: 0.5,
                 max_page_share,
                 selective: FeedbackSelection::Always,
+                documents_from: FeedbackSource::Searched,
+                expands: FeedbackTarget::Searched,
+                expanded_weight: 1.0,
             };
             let ranker = Records { settings, asked: Default::default() };
             let request = SearchRequest { feedback: true, ..SearchRequest::new(IndexChoice::Abstract, 10) };
@@ -893,11 +937,79 @@ mod tests {
             original_weight: 0.5,
             max_page_share: 1.0,
             selective: FeedbackSelection::Clarity,
+            documents_from: FeedbackSource::Searched,
+            expands: FeedbackTarget::Searched,
+            expanded_weight: 1.0,
         };
         let ranker = Records { settings, asked: Default::default() };
         let request = SearchRequest { feedback: true, ..SearchRequest::new(IndexChoice::Abstract, 2) };
         let ranked = rank_with(&ranker, "ocean", &request).unwrap();
         assert_eq!(ranked.len(), 2);
+        assert_eq!(ranker.asked.into_inner().len(), 2);
+    }
+
+    fn feedback_settings(
+        documents_from: FeedbackSource,
+        expands: FeedbackTarget,
+        expanded_weight: f32,
+    ) -> SearchSettings {
+        let mut settings = SearchSettings::shipped();
+        settings.feedback = FeedbackSettings {
+            docs: 3,
+            terms: 10,
+            original_weight: 0.5,
+            max_page_share: 1.0,
+            selective: FeedbackSelection::Always,
+            documents_from,
+            expands,
+            expanded_weight,
+        };
+        settings
+    }
+
+    #[test]
+    fn feedback_expanding_the_full_text_only_leaves_the_abstract_query_as_it_is() {
+        let settings = feedback_settings(FeedbackSource::Searched, FeedbackTarget::Fulltext, 1.0);
+        let ranker = Records { settings, asked: Default::default() };
+        let request = SearchRequest { feedback: true, ..SearchRequest::new(IndexChoice::Tiered, 3) };
+        rank_with(&ranker, "ocean", &request).unwrap();
+        let asked = ranker.asked.into_inner();
+        // First pass: abstract and full text with the query; then abstract with the query and
+        // full text with the expanded one.
+        assert_eq!(asked.len(), 4, "{asked:?}");
+        let words = |i: usize| asked[i].iter().map(|(t, _)| t.as_str()).collect::<Vec<_>>();
+        assert_eq!(words(2), ["ocean"]);
+        assert!(words(3).contains(&"tide"), "{:?}", words(3));
+        // The abstract search with feedback on the full text only is the search without it.
+        let settings = feedback_settings(FeedbackSource::Searched, FeedbackTarget::Fulltext, 1.0);
+        let ranker = Records { settings, asked: Default::default() };
+        let request = SearchRequest { feedback: true, ..SearchRequest::new(IndexChoice::Abstract, 3) };
+        rank_with(&ranker, "ocean", &request).unwrap();
+        assert_eq!(ranker.asked.into_inner().len(), 1);
+    }
+
+    #[test]
+    fn feedback_documents_from_the_full_text_take_a_pass_of_their_own() {
+        let settings = feedback_settings(FeedbackSource::Fulltext, FeedbackTarget::Searched, 1.0);
+        let ranker = Records { settings, asked: Default::default() };
+        let request = SearchRequest { feedback: true, ..SearchRequest::new(IndexChoice::Abstract, 3) };
+        rank_with(&ranker, "ocean", &request).unwrap();
+        // The abstract's first pass, the full text's for the documents, the expanded query.
+        assert_eq!(ranker.asked.into_inner().len(), 3);
+    }
+
+    #[test]
+    fn an_expanded_weight_under_one_fuses_the_original_ranking_in() {
+        // The ranker gives every query the same three pages, so the fused list has them all,
+        // in the same order, and the original ranking is asked as deep as the answer.
+        let settings = feedback_settings(FeedbackSource::Searched, FeedbackTarget::Searched, 0.5);
+        let ranker = Records { settings, asked: Default::default() };
+        let request = SearchRequest { feedback: true, ..SearchRequest::new(IndexChoice::Abstract, 3) };
+        let ranked = rank_with(&ranker, "ocean", &request).unwrap();
+        assert_eq!(ranked.iter().map(|c| c.url.as_str()).collect::<Vec<_>>(), ["page0", "page1", "page2"]);
+        // Both lists' z-scores of page0: (3 - 1) / sd(3, 2, 1) each, half of each.
+        let sd = (2.0f32 / 3.0).sqrt();
+        assert!((ranked[0].score - 2.0 / sd).abs() < 1e-5, "{ranked:?}");
         assert_eq!(ranker.asked.into_inner().len(), 2);
     }
 

@@ -153,6 +153,66 @@ pub struct FeedbackSettings {
     /// clear (absent in older files: every query).
     #[serde(default)]
     pub selective: FeedbackSelection,
+    /// The ranking whose top pages are the feedback documents (absent in older files: the
+    /// searched one).
+    #[serde(default)]
+    pub documents_from: FeedbackSource,
+    /// The indexes the expanded query searches; the others search the original query (absent
+    /// in older files: every index the search reads).
+    #[serde(default)]
+    pub expands: FeedbackTarget,
+    /// The expanded query's ranking's weight in the answer, fused (CombSUM of z-scores, as the
+    /// tiered search fuses its two indexes) with the original query's ranking at 1 minus it:
+    /// RM3 mixes the query's words, this mixes the two rankings' scores, so a page the original
+    /// query ranks high keeps part of its score when the expansion drifts. 1: the expanded
+    /// ranking alone, as Anserini's RM3 answers (absent in older files: 1).
+    #[serde(default = "expanded_alone")]
+    pub expanded_weight: f32,
+}
+
+/// Where feedback takes its documents from.
+#[derive(Debug, Clone, Copy, Default, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(rename_all = "snake_case")]
+pub enum FeedbackSource {
+    /// The top pages of the search's own first pass (the tiered search: the fused list).
+    #[default]
+    Searched,
+    /// The top pages of the full-text index's first pass: the pages whose cleaned text holds
+    /// the query's words, not only their records (the tiered search's fused list leans on the
+    /// abstract index's ranking for its top pages).
+    Fulltext,
+}
+
+impl FeedbackSource {
+    pub fn name(self) -> &'static str {
+        match self {
+            FeedbackSource::Searched => "searched",
+            FeedbackSource::Fulltext => "fulltext",
+        }
+    }
+}
+
+/// Which indexes the expanded query searches.
+#[derive(Debug, Clone, Copy, Default, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(rename_all = "snake_case")]
+pub enum FeedbackTarget {
+    /// Every index the search reads.
+    #[default]
+    Searched,
+    /// The full-text index only: the tiered search fuses the abstract index's ranking of the
+    /// original query with the full text's of the expanded one (the short records match few of
+    /// the expansion words, which then add noise to the abstract side's scores); the abstract
+    /// search with feedback is the search without it.
+    Fulltext,
+}
+
+impl FeedbackTarget {
+    pub fn name(self) -> &'static str {
+        match self {
+            FeedbackTarget::Searched => "searched",
+            FeedbackTarget::Fulltext => "fulltext",
+        }
+    }
 }
 
 /// Which queries feedback expands.
@@ -179,6 +239,10 @@ impl FeedbackSelection {
 }
 
 fn every_page() -> f32 {
+    1.0
+}
+
+fn expanded_alone() -> f32 {
     1.0
 }
 
@@ -240,9 +304,10 @@ impl SearchSettings {
         }
         let f = &self.feedback;
         let share = f.max_page_share > 0.0 && f.max_page_share <= 1.0;
-        if f.docs == 0 || f.terms == 0 || !(0.0..=1.0).contains(&f.original_weight) || !share {
+        let weights = (0.0..=1.0).contains(&f.original_weight) && (0.0..=1.0).contains(&f.expanded_weight);
+        if f.docs == 0 || f.terms == 0 || !weights || !share {
             return Err(
-                "[feedback] needs docs >= 1, terms >= 1, original_weight in [0, 1] and max_page_share in (0, 1]".into(),
+                "[feedback] needs docs >= 1, terms >= 1, original_weight and expanded_weight in [0, 1] and max_page_share in (0, 1]".into(),
             );
         }
         Ok(())

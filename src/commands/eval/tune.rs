@@ -31,8 +31,8 @@ pub struct EvalTuneArgs {
     /// leave-one-collection-out.
     #[arg(long, value_name = "FILE")]
     pub from_report: Option<PathBuf>,
-    /// The stages to choose, comma-separated, of query, abstract, fulltext, tiered,
-    /// tiered+feedback [default: all], or none (with --from-report: the earlier tuning's
+    /// The stages to choose, comma-separated, of query, abstract, abstract-k1-b, fulltext,
+    /// fulltext-k1-b, tiered, tiered+feedback, feedback-use [default: all], or none (with --from-report: the earlier tuning's
     /// held-out figures measured again, on today's builds); the others keep their start values.
     #[arg(long, value_name = "LIST", value_parser = parse_stages)]
     pub stages: Option<Stages>,
