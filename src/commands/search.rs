@@ -160,8 +160,8 @@ pub fn run(args: SearchArgs) -> Result<ExitCode> {
             writeln!(out, "{}", serde_json::to_string(hit)?)?;
         } else {
             match &hit.category {
-                Some(code) => write!(out, "{:>3}. {:<8.3} {}  [{code}]", hit.rank, hit.score, hit.url)?,
-                None => write!(out, "{:>3}. {:<8.3} {}", hit.rank, hit.score, hit.url)?,
+                Some(code) => write!(out, "{:>3}. {:<8} {}  [{code}]", hit.rank, score_text(hit.score), hit.url)?,
+                None => write!(out, "{:>3}. {:<8} {}", hit.rank, score_text(hit.score), hit.url)?,
             }
             // Which index's record is shown: a tiered hit shows the abstract index's when
             // that index found the page.
@@ -206,4 +206,30 @@ fn search(ranker: &impl Ranker, query: &str, request: &SearchRequest) -> Result<
         );
     }
     Ok(ranker.search_request(query, request)?)
+}
+
+/// A hit's score for people: three decimals, or four significant digits below 1, so that
+/// fused scores (reciprocal ranks such as 1/61, 1/62, …) still tell the hits apart.
+fn score_text(score: f32) -> String {
+    let magnitude = score.abs();
+    if magnitude >= 1.0 || magnitude == 0.0 || !magnitude.is_finite() {
+        return format!("{score:.3}");
+    }
+    let decimals = (3 - magnitude.log10().floor() as i32).clamp(3, 9) as usize;
+    format!("{score:.decimals$}")
+}
+
+#[cfg(test)]
+mod tests {
+    use super::score_text;
+
+    #[test]
+    fn fused_scores_keep_four_significant_digits_and_bm25_scores_three_decimals() {
+        assert_eq!(score_text(1.0 / 61.0), "0.01639");
+        assert_eq!(score_text(1.0 / 62.0), "0.01613");
+        assert_eq!(score_text(0.5), "0.5000");
+        assert_eq!(score_text(10.366), "10.366");
+        assert_eq!(score_text(0.0), "0.000");
+        assert_eq!(score_text(-0.25), "-0.2500");
+    }
 }
