@@ -595,6 +595,19 @@ fn paper_cuts_get_clear_answers() {
 
     // -n 0 is a usage error, not one result or "no results".
     search(&["comet", "-n", "0"]).code(2).stderr(predicate::str::contains("at least 1"));
+    // So is eval run's (it wrote an empty run).
+    let topics = input.path().join("topics.tsv");
+    std::fs::write(&topics, "q1\tcomet\n").unwrap();
+    indexer()
+        .args(["eval", "run", "-n", "0", "--run"])
+        .arg(out.path().join("run.txt"))
+        .arg("--topics")
+        .arg(&topics)
+        .arg("--dir")
+        .arg(out.path())
+        .assert()
+        .code(2)
+        .stderr(predicate::str::contains("at least 1"));
     // An empty or stop-word-only query has nothing to search for.
     for query in ["", "the of and", "  ,.;  "] {
         search(&[query]).code(2).stderr(predicate::str::contains("nothing to search for"));

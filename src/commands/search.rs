@@ -83,7 +83,7 @@ pub fn index_parser() -> impl clap::builder::TypedValueParser<Value = IndexChoic
 }
 
 /// `-n N`: a number of results, at least one.
-fn parse_limit(text: &str) -> Result<usize, String> {
+pub fn parse_limit(text: &str) -> Result<usize, String> {
     match text.parse::<usize>() {
         Ok(0) => Err("the number of results must be at least 1".to_string()),
         Ok(n) => Ok(n),

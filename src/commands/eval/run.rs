@@ -1,7 +1,7 @@
 use indexer::eval::run::{read_topics, run_topics};
 use indexer::search::{Collection, IndexChoice, SearchRequest};
 
-use crate::commands::search::{SearchTuning, index_parser};
+use crate::commands::search::{SearchTuning, index_parser, parse_limit};
 
 use crate::commands::prelude::*;
 
@@ -17,8 +17,8 @@ pub struct EvalRunArgs {
     pub index: IndexChoice,
     #[command(flatten)]
     pub tuning: SearchTuning,
-    /// Results per topic.
-    #[arg(short = 'n', long, default_value_t = 1000)]
+    /// Results per topic (at least 1).
+    #[arg(short = 'n', long, default_value_t = 1000, value_parser = parse_limit)]
     pub limit: usize,
     /// Where to write the run (`qid Q0 docno rank score tag`).
     #[arg(long, value_name = "FILE")]
