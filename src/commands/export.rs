@@ -18,8 +18,8 @@ pub struct ExportArgs {
     #[arg(long, default_value = "jsonl", value_parser = clap::builder::PossibleValuesParser::new(["jsonl"]))]
     pub format: String,
     /// Which index's documents.
-    #[arg(long, default_value = "abstract", value_parser = clap::builder::PossibleValuesParser::new(["abstract", "fulltext"]))]
-    pub index: String,
+    #[arg(long, default_value = "abstract", value_parser = index_kind_parser())]
+    pub index: indexer::index::IndexKind,
     /// The build's inputs (needed for --index fulltext); repeatable.
     #[arg(long, value_name = "INPUT")]
     pub input: Vec<PathBuf>,
@@ -28,9 +28,17 @@ pub struct ExportArgs {
     pub out: Option<PathBuf>,
 }
 
-pub fn run(args: ExportArgs) -> Result<ExitCode> {
+/// `--index NAME`, parsed once: clap lists and checks the names, then gives the index.
+fn index_kind_parser() -> impl clap::builder::TypedValueParser<Value = indexer::index::IndexKind> {
+    use clap::builder::TypedValueParser;
     use indexer::index::IndexKind;
-    let kind = if args.index == "fulltext" { IndexKind::Fulltext } else { IndexKind::Abstract };
+    clap::builder::PossibleValuesParser::new(IndexKind::ALL.map(IndexKind::name)).try_map(|name| {
+        IndexKind::ALL.into_iter().find(|kind| kind.name() == name).ok_or_else(|| format!("unknown index {name:?}"))
+    })
+}
+
+pub fn run(args: ExportArgs) -> Result<ExitCode> {
+    let kind = args.index;
     let summary = match &args.out {
         Some(path) => {
             let file = std::fs::File::create(path).with_context(|| format!("cannot create {}", path.display()))?;
@@ -47,7 +55,7 @@ pub fn run(args: ExportArgs) -> Result<ExitCode> {
             summary
         }
     };
-    eprintln!("indexer: {} {} documents exported", summary.documents, args.index);
+    eprintln!("indexer: {} {} documents exported", summary.documents, kind.name());
     if summary.missing > 0 {
         eprintln!(
             "indexer: warning: {} pages of the build were not found in the inputs; give the inputs it was built from",
