@@ -55,12 +55,16 @@ fn report_on_the_sample_corpus() {
     // The settings line names every feedback setting of the default search, the shipped ones.
     let shipped = indexer::search::SearchSettings::shipped().feedback;
     let feedback = format!(
-        "feedback: RM3, {} documents, {} terms, original weight {}, max page share {}, selection {}.",
+        "feedback: RM3, {} documents, {} terms, original weight {}, max page share {}, selection {}, documents from {}, \
+         expanding {}, expanded weight {}.",
         shipped.docs,
         shipped.terms,
         shipped.original_weight,
         shipped.max_page_share,
-        shipped.selective.name()
+        shipped.selective.name(),
+        shipped.documents_from.name(),
+        shipped.expands.name(),
+        shipped.expanded_weight
     );
     assert!(md.contains(&feedback), "{feedback} not in the report");
     // The default search's disk access is measured beside the tiered search's.

@@ -256,7 +256,7 @@ fn markdown(report: &CollectionReport, command: &str) -> String {
     let _ = writeln!(
         md,
         "\nSearch settings: query k3 {}; abstract BM25 ({}) k1 {} b {}{}, full text BM25 ({}) k1 {} b {}{}; tiered: {} (abstract weight {}, rrf k {}, depth {}); \
-         feedback: RM3, {} documents, {} terms, original weight {}, max page share {}, selection {}. Chosen: {}",
+         feedback: RM3, {} documents, {} terms, original weight {}, max page share {}, selection {}, documents from {}, expanding {}, expanded weight {}. Chosen: {}",
         s.query.k3,
         s.abstract_index.fields.name(),
         s.abstract_index.k1,
@@ -275,6 +275,9 @@ fn markdown(report: &CollectionReport, command: &str) -> String {
         s.feedback.original_weight,
         s.feedback.max_page_share,
         s.feedback.selective.name(),
+        s.feedback.documents_from.name(),
+        s.feedback.expands.name(),
+        s.feedback.expanded_weight,
         s.chosen_by
     );
     if let Some(reference) = &report.reference {
