@@ -1,5 +1,6 @@
 //! Search over a published build: BM25 over the abstract index, the full-text index, or
-//! both fused (the tiered search), optionally with pseudo-relevance feedback.
+//! both fused (the tiered search), with pseudo-relevance feedback (RM3, `feedback`; the
+//! default search's, and an option of the single-index searches).
 //!
 //! Queries are analyzed with the searched fields' analyzer (our tokenizer, so Chinese is
 //! segmented by jieba) and turned into a disjunction of boosted BM25 term queries whose k1
@@ -946,6 +947,66 @@ mod tests {
         let ranked = rank_with(&ranker, "ocean", &request).unwrap();
         assert_eq!(ranked.len(), 2);
         assert_eq!(ranker.asked.into_inner().len(), 2);
+    }
+
+    /// `Records` whose first pass answers with pages of one rare word each and whose later
+    /// passes answer with other pages, all of the one word that every page holds: an
+    /// expansion that drifted to the collection's common language.
+    struct Drifting(Records);
+
+    impl Ranker for Drifting {
+        fn settings(&self) -> &SearchSettings {
+            self.0.settings()
+        }
+        fn analyze(&self, text: &str) -> Result<Vec<String>, SearchError> {
+            self.0.analyze(text)
+        }
+        fn rank(&self, request: IndexRanking) -> Result<Vec<Candidate>, SearchError> {
+            let first_pass = self.0.asked.borrow().is_empty();
+            let mut ranked = self.0.rank(request)?;
+            if !first_pass {
+                for candidate in &mut ranked {
+                    candidate.url = format!("drift{}", candidate.address.doc_id);
+                    candidate.address = DocAddress::new(0, candidate.address.doc_id + 3);
+                }
+            }
+            Ok(ranked)
+        }
+        fn record_text(&self, candidate: &Candidate) -> Result<String, SearchError> {
+            Ok(["tide", "moon", "salt"].get(candidate.address.doc_id as usize).unwrap_or(&"every every").to_string())
+        }
+        fn page_counts(&self, term: &str) -> Result<(u64, Vec<u64>), SearchError> {
+            self.0.page_counts(term)
+        }
+        fn hit(&self, candidate: &Candidate, terms: &HashSet<String>) -> Result<SearchHit, SearchError> {
+            self.0.hit(candidate, terms)
+        }
+    }
+
+    #[test]
+    fn selective_feedback_drops_the_expansion_when_its_pages_are_less_clear() {
+        let mut settings = SearchSettings::shipped();
+        settings.feedback = FeedbackSettings {
+            docs: 3,
+            terms: 10,
+            original_weight: 0.5,
+            max_page_share: 1.0,
+            selective: FeedbackSelection::Clarity,
+            documents_from: FeedbackSource::Searched,
+            expands: FeedbackTarget::Searched,
+            expanded_weight: 1.0,
+        };
+        let request = SearchRequest { feedback: true, ..SearchRequest::new(IndexChoice::Abstract, 2) };
+        let ranker = Drifting(Records { settings: settings.clone(), asked: Default::default() });
+        let ranked = rank_with(&ranker, "ocean", &request).unwrap();
+        let urls: Vec<&str> = ranked.iter().map(|c| c.url.as_str()).collect();
+        assert_eq!(urls, ["page0", "page1"], "the original ranking stands");
+        assert_eq!(ranker.0.asked.into_inner().len(), 2, "the expanded query was searched");
+        // Expanding always keeps the drifted ranking: the selection is what dropped it.
+        settings.feedback.selective = FeedbackSelection::Always;
+        let ranker = Drifting(Records { settings, asked: Default::default() });
+        let ranked = rank_with(&ranker, "ocean", &request).unwrap();
+        assert!(ranked.iter().all(|c| c.url.starts_with("drift")), "{ranked:?}");
     }
 
     fn feedback_settings(
