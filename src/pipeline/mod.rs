@@ -729,9 +729,6 @@ fn record_skip(
     writeln!(tsv, "{}\t{}\t{}", skipped.origin, skipped.reason, skipped.detail.replace(['\t', '\n'], " "))
 }
 
-/// The cleaner of the configuration, after its learning pass over the whole input if it has
-/// one: the site style tree learns each site's template from all its pages, the default
-/// cleaner the template blocks of each host with enough pages (`clean::site_template`).
 /// The most bytes of HTML the main pass may hold parsed while it learns site templates: when
 /// the samples of the hosts overlap over more of the input than this, the templates are
 /// learned in a pass of their own instead. A bound on memory, not a tuned setting.
