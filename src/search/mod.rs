@@ -931,17 +931,8 @@ mod tests {
     fn selective_feedback_keeps_the_expansion_when_its_pages_are_as_clear() {
         // The ranker answers every query with the same pages: the expanded ranking's pages are
         // as clear as the original's, so the expanded ranking stands (a third pass is none).
-        let mut settings = SearchSettings::shipped();
-        settings.feedback = FeedbackSettings {
-            docs: 3,
-            terms: 10,
-            original_weight: 0.5,
-            max_page_share: 1.0,
-            selective: FeedbackSelection::Clarity,
-            documents_from: FeedbackSource::Searched,
-            expands: FeedbackTarget::Searched,
-            expanded_weight: 1.0,
-        };
+        let mut settings = feedback_settings(FeedbackSource::Searched, FeedbackTarget::Searched, 1.0);
+        settings.feedback.selective = FeedbackSelection::Clarity;
         let ranker = Records { settings, asked: Default::default() };
         let request = SearchRequest { feedback: true, ..SearchRequest::new(IndexChoice::Abstract, 2) };
         let ranked = rank_with(&ranker, "ocean", &request).unwrap();
@@ -985,17 +976,8 @@ mod tests {
 
     #[test]
     fn selective_feedback_drops_the_expansion_when_its_pages_are_less_clear() {
-        let mut settings = SearchSettings::shipped();
-        settings.feedback = FeedbackSettings {
-            docs: 3,
-            terms: 10,
-            original_weight: 0.5,
-            max_page_share: 1.0,
-            selective: FeedbackSelection::Clarity,
-            documents_from: FeedbackSource::Searched,
-            expands: FeedbackTarget::Searched,
-            expanded_weight: 1.0,
-        };
+        let mut settings = feedback_settings(FeedbackSource::Searched, FeedbackTarget::Searched, 1.0);
+        settings.feedback.selective = FeedbackSelection::Clarity;
         let request = SearchRequest { feedback: true, ..SearchRequest::new(IndexChoice::Abstract, 2) };
         let ranker = Drifting(Records { settings: settings.clone(), asked: Default::default() });
         let ranked = rank_with(&ranker, "ocean", &request).unwrap();

@@ -570,6 +570,18 @@ fn sequence_rows(
 ) -> Vec<GridRow> {
     let weights = [0.0, 0.25, 0.5, 1.0, 2.0];
     let lows = [0.05, 0.1, 0.2, 0.3];
+    let gap_rules = |lows: &[f64], same_parent: bool| -> Vec<Decision> {
+        THRESHOLDS
+            .iter()
+            .flat_map(|&threshold| {
+                lows.iter().filter(move |&&low| low < threshold).map(move |&low| Decision::Gap {
+                    threshold,
+                    low,
+                    same_parent,
+                })
+            })
+            .collect()
+    };
     let families: Vec<(String, Vec<Decision>)> = vec![
         (
             format!("{stage} + Viterbi (transitions and weight {weights:?} from the other folds)"),
@@ -580,30 +592,9 @@ fn sequence_rows(
         ),
         (
             format!("{stage} + gap rule (p >= t2 between two kept blocks of the chain, t2 in {lows:?})"),
-            THRESHOLDS
-                .iter()
-                .flat_map(|&threshold| {
-                    lows.iter().filter(move |&&low| low < threshold).map(move |&low| Decision::Gap {
-                        threshold,
-                        low,
-                        same_parent: false,
-                    })
-                })
-                .collect(),
+            gap_rules(&lows, false),
         ),
-        (
-            format!("{stage} + gap rule, same parent"),
-            THRESHOLDS
-                .iter()
-                .flat_map(|&threshold| {
-                    lows.iter().filter(move |&&low| low < threshold).map(move |&low| Decision::Gap {
-                        threshold,
-                        low,
-                        same_parent: true,
-                    })
-                })
-                .collect(),
-        ),
+        (format!("{stage} + gap rule, same parent"), gap_rules(&lows, true)),
     ];
     let mut rows = Vec::new();
     for (name, candidates) in families {
