@@ -260,8 +260,8 @@ pub struct DiskReport {
     /// The topic queries through the tiered search.
     pub tiered_topics: Option<TieredAccess>,
     /// The topic queries through the tiered search with feedback (the default search): its
-    /// first pass, the feedback pages' records, and the expanded query's pass.
-    #[serde(skip_serializing_if = "Option::is_none")]
+    /// first pass, the feedback pages' records, and the expanded query's pass. Like the two
+    /// fields above, `null` when there were no topic queries, so the JSON keeps one shape.
     pub tiered_feedback_topics: Option<TieredAccess>,
 }
 
@@ -456,6 +456,24 @@ mod tests {
         let a = Access { bytes: 10, reads: 2, pages: 1 };
         let b = Access { bytes: 40, reads: 4, pages: 0 };
         assert_eq!(a.ratio(&b), AccessRatio { bytes: 0.25, reads: 0.5, pages: 0.0 });
+    }
+
+    #[test]
+    fn a_report_without_topic_queries_names_every_topic_field_as_null() {
+        let report = DiskReport {
+            terms_source: "sample".to_string(),
+            group_size: 10,
+            groups: Vec::new(),
+            mean_ratio: AccessRatio::default(),
+            mean_ratio_all: AccessRatio::default(),
+            topics: None,
+            tiered_topics: None,
+            tiered_feedback_topics: None,
+        };
+        let json = serde_json::to_value(&report).unwrap();
+        for field in ["topics", "tiered_topics", "tiered_feedback_topics"] {
+            assert_eq!(json.get(field), Some(&serde_json::Value::Null), "{field}");
+        }
     }
 
     #[test]
