@@ -29,8 +29,8 @@ use serde::Serialize;
 use crate::eval::run::{Topic, write_run};
 use crate::eval::score::{EvalOptions, Measures, Qrels, Run, ScoreError, evaluate};
 use crate::search::{
-    Collection, FeedbackSelection, FeedbackSource, FeedbackTarget, FieldCombination, FusionMethod, IndexChoice,
-    IndexSettings, SearchError, SearchRequest, SearchSettings,
+    Collection, FeedbackIndex, FeedbackSelection, FieldCombination, FusionMethod, IndexChoice, IndexSettings,
+    SearchError, SearchRequest, SearchSettings,
 };
 
 /// One collection to tune on.
@@ -240,8 +240,8 @@ impl Stage {
                 }
             }
             Stage::FeedbackUse => {
-                for documents_from in [FeedbackSource::Searched, FeedbackSource::Fulltext] {
-                    for expands in [FeedbackTarget::Searched, FeedbackTarget::Fulltext] {
+                for documents_from in [FeedbackIndex::Searched, FeedbackIndex::Fulltext] {
+                    for expands in [FeedbackIndex::Searched, FeedbackIndex::Fulltext] {
                         for expanded_weight in [1.0, 0.75, 0.5, 0.25] {
                             let mut s = base.clone();
                             s.feedback.documents_from = documents_from;

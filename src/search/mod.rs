@@ -47,8 +47,8 @@ pub use bm25f::Bm25fTermQuery;
 pub use feedback::{clarity, expand_query};
 pub use fusion::fuse;
 pub use settings::{
-    DEFAULT_SETTINGS, FeedbackSelection, FeedbackSettings, FeedbackSource, FeedbackTarget, FieldCombination,
-    FusionMethod, FusionSettings, IndexSettings, QuerySettings, SearchSettings, SettingsError,
+    DEFAULT_SETTINGS, FeedbackIndex, FeedbackSelection, FeedbackSettings, FieldCombination, FusionMethod,
+    FusionSettings, IndexSettings, QuerySettings, SearchSettings, SettingsError,
 };
 pub use shards::Shards;
 pub use statistics::Bm25Statistics;
@@ -565,28 +565,33 @@ pub(crate) fn rank_with(
     };
     // Original weight 1 leaves the relevance model no share, and an expansion of the full text
     // alone leaves the abstract search's query as it is: the query unchanged.
-    let expanded_nowhere = settings.expands == FeedbackTarget::Fulltext && request.choice == IndexChoice::Abstract;
+    let expanded_nowhere = settings.expands == FeedbackIndex::Fulltext && request.choice == IndexChoice::Abstract;
     if !(request.feedback && !terms.is_empty() && settings.original_weight < 1.0) || expanded_nowhere {
         return ranking(&terms, &terms, request.choice, request.limit);
     }
     let selective = settings.selective == FeedbackSelection::Clarity;
     let fused = settings.expanded_weight < 1.0;
-    // A selective search may answer with the original ranking, and a fused one answers with
-    // part of it: it is then ranked as deep as asked.
-    let first_depth = if selective || fused { request.limit.max(settings.docs) } else { settings.docs };
-    let mut first = ranking(&terms, &terms, request.choice, first_depth)?;
-    let source = match settings.documents_from {
-        FeedbackSource::Fulltext if request.choice != IndexChoice::Fulltext => {
-            Some(ranking(&terms, &terms, IndexChoice::Fulltext, settings.docs)?)
-        }
-        FeedbackSource::Searched | FeedbackSource::Fulltext => None,
+    // The feedback documents come from a full-text pass of their own unless the search is the
+    // full text's.
+    let own_source = settings.documents_from == FeedbackIndex::Fulltext && request.choice != IndexChoice::Fulltext;
+    // The searched first pass is ranked only when something reads it: a selective search may
+    // answer with it, a fused one answers with part of it (both ranked as deep as asked), and
+    // otherwise it gives the feedback documents.
+    let first = if selective || fused {
+        Some(ranking(&terms, &terms, request.choice, request.limit.max(settings.docs))?)
+    } else if own_source {
+        None
+    } else {
+        Some(ranking(&terms, &terms, request.choice, settings.docs)?)
     };
-    let feedback_pages = source.as_deref().unwrap_or(&first);
+    let source = if own_source { Some(ranking(&terms, &terms, IndexChoice::Fulltext, settings.docs)?) } else { None };
+    let feedback_pages = source.as_deref().or(first.as_deref()).unwrap_or_default();
     let mut words = FeedbackWords::default();
     let documents = words.of(ranker, &feedback_pages[..feedback_pages.len().min(settings.docs)], settings)?;
     let expanded = expand_query(&tokens, &documents, settings);
-    let abstract_terms = if settings.expands == FeedbackTarget::Fulltext { &terms } else { &expanded };
+    let abstract_terms = if settings.expands == FeedbackIndex::Fulltext { &terms } else { &expanded };
     let second = ranking(abstract_terms, &expanded, request.choice, request.limit)?;
+    let mut first = first.unwrap_or_default();
     if selective {
         // Clarity compares the top pages of the two answers (the original ranking's are the
         // feedback documents unless those came from another ranking).
@@ -897,8 +902,8 @@ mod tests {
                 original_weight: 0.5,
                 max_page_share,
                 selective: FeedbackSelection::Always,
-                documents_from: FeedbackSource::Searched,
-                expands: FeedbackTarget::Searched,
+                documents_from: FeedbackIndex::Searched,
+                expands: FeedbackIndex::Searched,
                 expanded_weight: 1.0,
             };
             let ranker = Records { settings, asked: Default::default() };
@@ -931,7 +936,7 @@ mod tests {
     fn selective_feedback_keeps_the_expansion_when_its_pages_are_as_clear() {
         // The ranker answers every query with the same pages: the expanded ranking's pages are
         // as clear as the original's, so the expanded ranking stands (a third pass is none).
-        let mut settings = feedback_settings(FeedbackSource::Searched, FeedbackTarget::Searched, 1.0);
+        let mut settings = feedback_settings(FeedbackIndex::Searched, FeedbackIndex::Searched, 1.0);
         settings.feedback.selective = FeedbackSelection::Clarity;
         let ranker = Records { settings, asked: Default::default() };
         let request = SearchRequest { feedback: true, ..SearchRequest::new(IndexChoice::Abstract, 2) };
@@ -976,7 +981,7 @@ mod tests {
 
     #[test]
     fn selective_feedback_drops_the_expansion_when_its_pages_are_less_clear() {
-        let mut settings = feedback_settings(FeedbackSource::Searched, FeedbackTarget::Searched, 1.0);
+        let mut settings = feedback_settings(FeedbackIndex::Searched, FeedbackIndex::Searched, 1.0);
         settings.feedback.selective = FeedbackSelection::Clarity;
         let request = SearchRequest { feedback: true, ..SearchRequest::new(IndexChoice::Abstract, 2) };
         let ranker = Drifting(Records { settings: settings.clone(), asked: Default::default() });
@@ -992,8 +997,8 @@ mod tests {
     }
 
     fn feedback_settings(
-        documents_from: FeedbackSource,
-        expands: FeedbackTarget,
+        documents_from: FeedbackIndex,
+        expands: FeedbackIndex,
         expanded_weight: f32,
     ) -> SearchSettings {
         let mut settings = SearchSettings::shipped();
@@ -1012,7 +1017,7 @@ mod tests {
 
     #[test]
     fn feedback_expanding_the_full_text_only_leaves_the_abstract_query_as_it_is() {
-        let settings = feedback_settings(FeedbackSource::Searched, FeedbackTarget::Fulltext, 1.0);
+        let settings = feedback_settings(FeedbackIndex::Searched, FeedbackIndex::Fulltext, 1.0);
         let ranker = Records { settings, asked: Default::default() };
         let request = SearchRequest { feedback: true, ..SearchRequest::new(IndexChoice::Tiered, 3) };
         rank_with(&ranker, "ocean", &request).unwrap();
@@ -1024,7 +1029,7 @@ mod tests {
         assert_eq!(words(2), ["ocean"]);
         assert!(words(3).contains(&"tide"), "{:?}", words(3));
         // The abstract search with feedback on the full text only is the search without it.
-        let settings = feedback_settings(FeedbackSource::Searched, FeedbackTarget::Fulltext, 1.0);
+        let settings = feedback_settings(FeedbackIndex::Searched, FeedbackIndex::Fulltext, 1.0);
         let ranker = Records { settings, asked: Default::default() };
         let request = SearchRequest { feedback: true, ..SearchRequest::new(IndexChoice::Abstract, 3) };
         rank_with(&ranker, "ocean", &request).unwrap();
@@ -1033,11 +1038,20 @@ mod tests {
 
     #[test]
     fn feedback_documents_from_the_full_text_take_a_pass_of_their_own() {
-        let settings = feedback_settings(FeedbackSource::Fulltext, FeedbackTarget::Searched, 1.0);
+        let settings = feedback_settings(FeedbackIndex::Fulltext, FeedbackIndex::Searched, 1.0);
         let ranker = Records { settings, asked: Default::default() };
         let request = SearchRequest { feedback: true, ..SearchRequest::new(IndexChoice::Abstract, 3) };
         rank_with(&ranker, "ocean", &request).unwrap();
-        // The abstract's first pass, the full text's for the documents, the expanded query.
+        // The full text's pass for the documents, then the expanded query: the abstract's
+        // first pass is not read, so it is not ranked.
+        let asked = ranker.asked.into_inner();
+        assert_eq!(asked.len(), 2, "{asked:?}");
+        assert!(asked[1].iter().any(|(t, _)| t == "tide"), "{asked:?}");
+        // A selective search may answer with the abstract's first pass: it is ranked then.
+        let mut settings = feedback_settings(FeedbackIndex::Fulltext, FeedbackIndex::Searched, 1.0);
+        settings.feedback.selective = FeedbackSelection::Clarity;
+        let ranker = Records { settings, asked: Default::default() };
+        rank_with(&ranker, "ocean", &request).unwrap();
         assert_eq!(ranker.asked.into_inner().len(), 3);
     }
 
@@ -1045,7 +1059,7 @@ mod tests {
     fn an_expanded_weight_under_one_fuses_the_original_ranking_in() {
         // The ranker gives every query the same three pages, so the fused list has them all,
         // in the same order, and the original ranking is asked as deep as the answer.
-        let settings = feedback_settings(FeedbackSource::Searched, FeedbackTarget::Searched, 0.5);
+        let settings = feedback_settings(FeedbackIndex::Searched, FeedbackIndex::Searched, 0.5);
         let ranker = Records { settings, asked: Default::default() };
         let request = SearchRequest { feedback: true, ..SearchRequest::new(IndexChoice::Abstract, 3) };
         let ranked = rank_with(&ranker, "ocean", &request).unwrap();

@@ -156,11 +156,11 @@ pub struct FeedbackSettings {
     /// The ranking whose top pages are the feedback documents (absent in older files: the
     /// searched one).
     #[serde(default)]
-    pub documents_from: FeedbackSource,
+    pub documents_from: FeedbackIndex,
     /// The indexes the expanded query searches; the others search the original query (absent
     /// in older files: every index the search reads).
     #[serde(default)]
-    pub expands: FeedbackTarget,
+    pub expands: FeedbackIndex,
     /// The expanded query's ranking's weight in the answer, fused (CombSUM of z-scores, as the
     /// tiered search fuses its two indexes) with the original query's ranking at 1 minus it:
     /// RM3 mixes the query's words, this mixes the two rankings' scores, so a page the original
@@ -170,47 +170,30 @@ pub struct FeedbackSettings {
     pub expanded_weight: f32,
 }
 
-/// Where feedback takes its documents from.
+/// An index side of feedback: where it takes its documents from (`documents_from`), and which
+/// indexes the expanded query searches (`expands`; the others search the original query).
 #[derive(Debug, Clone, Copy, Default, PartialEq, Eq, Serialize, Deserialize)]
 #[serde(rename_all = "snake_case")]
-pub enum FeedbackSource {
-    /// The top pages of the search's own first pass (the tiered search: the fused list).
+pub enum FeedbackIndex {
+    /// What the search reads: its own first pass gives the documents (the tiered search: the
+    /// fused list), and the expanded query searches every index it reads.
     #[default]
     Searched,
-    /// The top pages of the full-text index's first pass: the pages whose cleaned text holds
-    /// the query's words, not only their records (the tiered search's fused list leans on the
-    /// abstract index's ranking for its top pages).
+    /// The full-text index. As the source: the top pages of its first pass, the pages whose
+    /// cleaned text holds the query's words, not only their records (the tiered search's fused
+    /// list may lean on the abstract index's ranking for its top pages). As the target: the
+    /// tiered search fuses the abstract index's ranking of the original query with the full
+    /// text's of the expanded one (the short records match few of the expansion words, which
+    /// then add noise to the abstract side's scores); the abstract search with feedback is
+    /// then the search without it.
     Fulltext,
 }
 
-impl FeedbackSource {
+impl FeedbackIndex {
     pub fn name(self) -> &'static str {
         match self {
-            FeedbackSource::Searched => "searched",
-            FeedbackSource::Fulltext => "fulltext",
-        }
-    }
-}
-
-/// Which indexes the expanded query searches.
-#[derive(Debug, Clone, Copy, Default, PartialEq, Eq, Serialize, Deserialize)]
-#[serde(rename_all = "snake_case")]
-pub enum FeedbackTarget {
-    /// Every index the search reads.
-    #[default]
-    Searched,
-    /// The full-text index only: the tiered search fuses the abstract index's ranking of the
-    /// original query with the full text's of the expanded one (the short records match few of
-    /// the expansion words, which then add noise to the abstract side's scores); the abstract
-    /// search with feedback is the search without it.
-    Fulltext,
-}
-
-impl FeedbackTarget {
-    pub fn name(self) -> &'static str {
-        match self {
-            FeedbackTarget::Searched => "searched",
-            FeedbackTarget::Fulltext => "fulltext",
+            FeedbackIndex::Searched => "searched",
+            FeedbackIndex::Fulltext => "fulltext",
         }
     }
 }
