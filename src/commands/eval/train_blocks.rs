@@ -35,6 +35,11 @@ pub struct EvalTrainBlocksArgs {
     /// without --out: compare it with the one-stage model in the grid report.
     #[arg(long)]
     pub stacking: bool,
+    /// With --stacking, in the grid report only: also a third stage, reading the block
+    /// features and the first and second stages' probabilities around the block (a model
+    /// file holds at most two stages).
+    #[arg(long, requires = "stacking")]
+    pub third_stage: bool,
 }
 
 pub fn run(args: EvalTrainBlocksArgs) -> Result<ExitCode> {
@@ -51,8 +56,16 @@ pub fn run(args: EvalTrainBlocksArgs) -> Result<ExitCode> {
     let progress = |step: &str| {
         let _ = writeln!(std::io::stderr().lock(), "[{:>5.0} s] {step}", started.elapsed().as_secs_f64());
     };
+    if args.third_stage && args.grid.is_empty() && args.out.is_some() {
+        bail!("--third-stage is compared in the grid report only: give --grid, or leave out --out");
+    }
     if !args.grid.is_empty() || (args.stacking && args.out.is_none()) {
-        let spec = GridSpec { settings: args.grid, trees: args.grid_trees, stacking: args.stacking };
+        let spec = GridSpec {
+            settings: args.grid,
+            trees: args.grid_trees,
+            stacking: args.stacking,
+            third_stage: args.third_stage,
+        };
         let report = grid_blocks(&eval_config.training_sets, &config, &spec, args.max_pages, progress)?;
         write_grid_report(&report, &out, &command_line())?;
         outln!("{}", grid_markdown(&report, &command_line()));

@@ -86,6 +86,8 @@ pub struct GridSpec {
     pub trees: Vec<usize>,
     /// Also the stacked second stage at the `[blocks]` settings.
     pub stacking: bool,
+    /// Also a third stage over the second (needs `stacking`).
+    pub third_stage: bool,
 }
 
 /// One variant's cross-validated F1.
@@ -168,8 +170,10 @@ struct Design<'a> {
     cache: &'a Cache,
     pages: &'a [BlockPage],
     columns: Vec<usize>,
-    /// Per page, row-major [`CONTEXT_FEATURES`] rows.
+    /// Per page, row-major rows of `context_width` context features (the [`CONTEXT_FEATURES`]
+    /// of one stage before, or of two).
     context: Option<&'a [Vec<f64>]>,
+    context_width: usize,
 }
 
 /// A fitted model: base score and trees.
@@ -180,7 +184,7 @@ struct Fitted {
 
 impl Design<'_> {
     fn width(&self) -> usize {
-        self.columns.len() + self.context.map_or(0, |_| CONTEXT_FEATURES.len())
+        self.columns.len() + self.context.map_or(0, |_| self.context_width)
     }
 
     fn row(&self, page: usize, b: usize, out: &mut Vec<f64>) {
@@ -188,7 +192,7 @@ impl Design<'_> {
         let cached = &self.cache.rows[page][b * self.cache.width..(b + 1) * self.cache.width];
         out.extend(self.columns.iter().map(|&c| cached[c]));
         if let Some(context) = self.context {
-            let w = CONTEXT_FEATURES.len();
+            let w = self.context_width;
             out.extend_from_slice(&context[page][b * w..(b + 1) * w]);
         }
     }
@@ -327,7 +331,13 @@ pub fn grid_blocks(
         let learner = setting.config(&config.blocks, most);
         let mut out_of_fold: Vec<Vec<Vec<f64>>> = vec![vec![Vec::new(); pages.len()]; checkpoints.len()];
         for (f, vocabulary) in outer_vocabulary.iter().enumerate() {
-            let design = Design { cache: &cache, pages: &pages, columns: cache.columns(vocabulary), context: None };
+            let design = Design {
+                cache: &cache,
+                pages: &pages,
+                columns: cache.columns(vocabulary),
+                context: None,
+                context_width: 0,
+            };
             let fitted = design.fit(&outside(&[f]), &learner)?;
             let held_out = in_fold(f);
             let predicted: Vec<Vec<Vec<f64>>> =
@@ -353,7 +363,17 @@ pub fn grid_blocks(
         rows.extend(sequence_rows("first stage", &pages, stage1, folds, n_sets, &progress));
     }
     if let Some(stage1) = base_out_of_fold.filter(|_| spec.stacking) {
-        rows.extend(stack(&pages, &cache, config, &pairs, &pair_vocabulary, &outer_vocabulary, stage1, &progress)?);
+        rows.extend(stack(
+            &pages,
+            &cache,
+            config,
+            &pairs,
+            &pair_vocabulary,
+            &outer_vocabulary,
+            stage1,
+            spec.third_stage,
+            &progress,
+        )?);
     }
     Ok(GridReport {
         set_pages: (0..n_sets).map(|s| pages.iter().filter(|p| p.set == s).count()).collect(),
@@ -375,6 +395,7 @@ fn stack(
     pair_vocabulary: &[Vec<String>],
     outer_vocabulary: &[Vec<String>],
     stage1: Vec<Vec<f64>>,
+    third_stage: bool,
     progress: &impl Fn(&str),
 ) -> Result<Vec<GridRow>, CleanEvalError> {
     let folds = config.blocks.folds;
@@ -384,7 +405,7 @@ fn stack(
     // inner[f][i]: page i (not of fold f) read by the first stage fitted without folds f and i's.
     let mut inner: Vec<Vec<Vec<f64>>> = vec![vec![Vec::new(); pages.len()]; folds];
     for (&(f, g), vocabulary) in pairs.iter().zip(pair_vocabulary) {
-        let design = Design { cache, pages, columns: cache.columns(vocabulary), context: None };
+        let design = Design { cache, pages, columns: cache.columns(vocabulary), context: None, context_width: 0 };
         let train: Vec<usize> = (0..pages.len()).filter(|&i| pages[i].fold != f && pages[i].fold != g).collect();
         let fitted = design.fit(&train, learner)?;
         let read: Vec<usize> = (0..pages.len()).filter(|&i| pages[i].fold == f || pages[i].fold == g).collect();
@@ -426,7 +447,13 @@ fn stack(
                 context_features(&page.tree, &page.blocks, probability)
             })
             .collect();
-        let design = Design { cache, pages, columns: cache.columns(&outer_vocabulary[f]), context: Some(&context) };
+        let design = Design {
+            cache,
+            pages,
+            columns: cache.columns(&outer_vocabulary[f]),
+            context: Some(&context),
+            context_width: CONTEXT_FEATURES.len(),
+        };
         let train: Vec<usize> = (0..pages.len()).filter(|&i| pages[i].fold != f).collect();
         let fitted = design.fit(&train, learner)?;
         let held_out: Vec<usize> = (0..pages.len()).filter(|&i| pages[i].fold == f).collect();
@@ -447,7 +474,70 @@ fn stack(
         progress,
     ));
     rows.extend(sequence_rows("stacked", pages, &stage2, folds, n_sets, progress));
+    if third_stage {
+        let stage3 = third(pages, cache, learner, outer_vocabulary, &stage1, &inner, &stage2, progress)?;
+        let thresholds = thresholds_from_other_folds(pages, &stage3, folds, n_sets);
+        rows.push(row_of(
+            format!("third stage: {} + context of the first and second stages", setting.name(learner.trees)),
+            pages,
+            &stage3,
+            thresholds,
+            n_sets,
+            progress,
+        ));
+    }
     Ok(rows)
+}
+
+/// The third stage's out-of-fold probabilities: for held-out fold f, a model over the block
+/// features, the context of the first stage's probabilities (read as the second stage reads
+/// them) and the context of the second stage's. Its training rows carry the second stage's
+/// out-of-fold probabilities (each page's made without its own fold, by a second stage that
+/// did see fold f: one fit per fold, not per pair or triple of folds); the held-out fold's
+/// pages carry the second stage fitted without it, as a new page would.
+#[allow(clippy::too_many_arguments)]
+fn third(
+    pages: &[BlockPage],
+    cache: &Cache,
+    learner: &BlocksConfig,
+    outer_vocabulary: &[Vec<String>],
+    stage1: &[Vec<f64>],
+    inner: &[Vec<Vec<f64>>],
+    stage2: &[Vec<f64>],
+    progress: &impl Fn(&str),
+) -> Result<Vec<Vec<f64>>, CleanEvalError> {
+    let c = CONTEXT_FEATURES.len();
+    let trees = [learner.trees];
+    let mut stage3: Vec<Vec<f64>> = vec![Vec::new(); pages.len()];
+    for (f, vocabulary) in outer_vocabulary.iter().enumerate() {
+        let context: Vec<Vec<f64>> = pages
+            .par_iter()
+            .enumerate()
+            .map(|(i, page)| {
+                let first = if page.fold == f { &stage1[i] } else { &inner[f][i] };
+                let one = context_features(&page.tree, &page.blocks, first);
+                let two = context_features(&page.tree, &page.blocks, &stage2[i]);
+                let mut rows = Vec::with_capacity(one.len() + two.len());
+                for (a, b) in one.chunks_exact(c).zip(two.chunks_exact(c)) {
+                    rows.extend_from_slice(a);
+                    rows.extend_from_slice(b);
+                }
+                rows
+            })
+            .collect();
+        let design =
+            Design { cache, pages, columns: cache.columns(vocabulary), context: Some(&context), context_width: 2 * c };
+        let train: Vec<usize> = (0..pages.len()).filter(|&i| pages[i].fold != f).collect();
+        let fitted = design.fit(&train, learner)?;
+        let held_out: Vec<usize> = (0..pages.len()).filter(|&i| pages[i].fold == f).collect();
+        let predicted: Vec<Vec<f64>> =
+            held_out.par_iter().map(|&i| design.predict(&fitted, i, &trees).swap_remove(0)).collect();
+        for (&i, probability) in held_out.iter().zip(predicted) {
+            stage3[i] = probability;
+        }
+        progress(&format!("third stage without fold {f} fitted"));
+    }
+    Ok(stage3)
 }
 
 /// A page's chain: its blocks in document order that the decision reads (with tokens, not a
@@ -716,18 +806,20 @@ mod tests {
             settings: vec![GridSetting { max_depth: 3, learning_rate: 0.1, min_leaf_weight: 0.1 }],
             trees: vec![2, 5],
             stacking: true,
+            third_stage: true,
         };
         let report = grid_blocks(&sets, &config, &spec, None, |_| {}).unwrap();
         let variants: Vec<&str> = report.rows.iter().map(|r| r.variant.as_str()).collect();
         // The [blocks] setting first (added for the stacked variant), both tree counts of each
         // setting, then train-blocks' rule and the stacked variant.
         // The sequence decisions follow the first stage's rows and the stacked row.
-        assert_eq!(variants.len(), 12, "{variants:?}");
+        assert_eq!(variants.len(), 13, "{variants:?}");
         assert!(variants[0].starts_with("2 trees, depth 5") && variants[2].starts_with("2 trees, depth 3"));
         assert!(variants[4..7].iter().all(|v| v.starts_with("first stage + ")), "{variants:?}");
         let (stacked, rest) = (&report.rows[7..], &variants[7..]);
         assert!(rest[0].contains("train-blocks' inner model") && rest[1].starts_with("stacked:"));
-        assert!(rest[2..].iter().all(|v| v.starts_with("stacked + ")), "{variants:?}");
+        assert!(rest[2..5].iter().all(|v| v.starts_with("stacked + ")), "{variants:?}");
+        assert!(rest[5].starts_with("third stage:"), "{variants:?}");
         // The same folds, examples, vocabularies and learner: train-blocks' figure, exactly.
         assert_eq!(stacked[0].f1, trained.cross_validated_f1);
         assert_eq!(stacked[0].thresholds, trained.fold_results.iter().map(|f| f.threshold).collect::<Vec<_>>());
