@@ -9,7 +9,9 @@ use crate::commands::prelude::*;
 pub const LONG_ABOUT: &str = "Build the DocView records and both indexes.\n\n\
         INPUT is a folder of pages (.html/.htm, also .gz; recursive; an optional urls.tsv \
         manifest of <path><TAB><url> gives their URLs), a crawl file (WARC 0.17-1.1 or ARC, \
-        plain or gzipped: .warc, .warc.gz, .arc, .arc.gz; URL from WARC-Target-URI, charset \
+        plain or gzipped: .warc, .warc.gz, .arc, .arc.gz, Common Crawl's .warc.wet.gz (with \
+        --accept text) and .warc.wat.gz, or any file that starts like a WARC or ARC record; \
+        URL from WARC-Target-URI, charset \
         from the HTTP header), or a JSON Lines file of {\"url\": …, \"html\": …}. Give several to index them together, or \
         --input-list FILE. Several files are read at once (input.parallel_files open, \
         input.reader_threads read at the same moment): the build takes one batch of pages \

@@ -122,7 +122,8 @@ pub enum InputError {
     Format { path: String, message: String },
 }
 
-/// The kinds of input, told apart by file name.
+/// The kinds of input, told apart by file name, or by the first bytes when the name says
+/// nothing (a crawler's `.warc.gz.open` while it writes, a renamed download).
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub enum Source {
     Folder(PathBuf),
@@ -144,14 +145,19 @@ impl Source {
         }
         let name = path.file_name().map(|n| n.to_string_lossy().to_lowercase()).unwrap_or_default();
         let name = name.strip_suffix(".gz").unwrap_or(&name);
-        if name.ends_with(".warc") || name.ends_with(".arc") {
+        // Common Crawl's WET and WAT files are WARC files too (conversion and metadata
+        // records), named `….warc.wet.gz` and `….warc.wat.gz`.
+        if [".warc", ".arc", ".wet", ".wat"].iter().any(|suffix| name.ends_with(suffix)) {
             Ok(Source::Warc(path.to_path_buf()))
         } else if name.ends_with(".jsonl") || name.ends_with(".ndjson") || name.ends_with(".json") {
             Ok(Source::JsonLines(path.to_path_buf()))
+        } else if opens_like_a_crawl(path).map_err(|source| InputError::Io { path: display.clone(), source })? {
+            Ok(Source::Warc(path.to_path_buf()))
         } else {
             Err(InputError::Format {
                 path: display,
-                message: "unknown input kind: expected a folder, a .warc[.gz] or .arc[.gz] file or a .jsonl[.gz] file"
+                message: "unknown input kind: expected a folder, a .warc[.gz] or .arc[.gz] file (or one that starts \
+                          like a WARC or ARC record) or a .jsonl[.gz] file"
                     .into(),
             })
         }
@@ -270,6 +276,31 @@ fn read_capped(reader: &mut impl Read, limit: u64) -> io::Result<Option<Vec<u8>>
     if bytes.len() as u64 > limit { Ok(None) } else { Ok(Some(bytes)) }
 }
 
+/// Whether a file, gzipped or not, starts like a WARC record (`WARC/`) or an ARC file's
+/// header record (`filedesc://`).
+fn opens_like_a_crawl(path: &Path) -> io::Result<bool> {
+    let mut start = Vec::with_capacity(16);
+    std::fs::File::open(path)?.take(2).read_to_end(&mut start)?;
+    let file = std::fs::File::open(path)?;
+    let mut reader: Box<dyn Read> =
+        if start == [0x1f, 0x8b] { Box::new(flate2::read::MultiGzDecoder::new(file)) } else { Box::new(file) };
+    let mut head = [0u8; 11];
+    let mut filled = 0;
+    while filled < head.len() {
+        match reader.read(&mut head[filled..]) {
+            Ok(0) => break,
+            Ok(n) => filled += n,
+            // A file that is not gzip after all, or a damaged one, is simply not a crawl here.
+            Err(e) if e.kind() == io::ErrorKind::InvalidInput || e.kind() == io::ErrorKind::InvalidData => {
+                return Ok(false);
+            }
+            Err(e) => return Err(e),
+        }
+    }
+    let head = &head[..filled];
+    Ok(head.starts_with(b"WARC/") || head.starts_with(b"filedesc://"))
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -288,5 +319,35 @@ mod tests {
         assert_eq!(Source::from_path(&jsonl).unwrap(), Source::JsonLines(jsonl.clone()));
         assert!(matches!(Source::from_path(&other), Err(InputError::Format { .. })));
         assert!(matches!(Source::from_path(&dir.path().join("missing")), Err(InputError::NotFound { .. })));
+    }
+
+    #[test]
+    fn common_crawl_names_and_crawl_files_without_a_crawl_name_are_crawls() {
+        use std::io::Write;
+        let dir = tempfile::tempdir().unwrap();
+        let record = b"WARC/1.0\r\nWARC-Type: warcinfo\r\nContent-Length: 0\r\n\r\n\r\n\r\n";
+        let wet = dir.path().join("CC-MAIN-1-00000.warc.wet.gz");
+        let wat = dir.path().join("CC-MAIN-1-00000.warc.wat.gz");
+        let open = dir.path().join("crawl-00001.warc.gz.open");
+        let plain = dir.path().join("crawl.dat");
+        let arc = dir.path().join("old-crawl.bin");
+        let text = dir.path().join("notes.txt");
+        let mut gz = flate2::write::GzEncoder::new(Vec::new(), flate2::Compression::fast());
+        gz.write_all(record).unwrap();
+        let gzipped = gz.finish().unwrap();
+        for (p, bytes) in [
+            (&wet, &b""[..]),
+            (&wat, &b""[..]),
+            (&open, &gzipped[..]),
+            (&plain, &record[..]),
+            (&arc, &b"filedesc://old-crawl.arc 0.0.0.0 20080101000000 text/plain 10\n"[..]),
+            (&text, &b"WAR and peace"[..]),
+        ] {
+            std::fs::write(p, bytes).unwrap();
+        }
+        for p in [&wet, &wat, &open, &plain, &arc] {
+            assert_eq!(Source::from_path(p).unwrap(), Source::Warc(p.clone()), "{}", p.display());
+        }
+        assert!(matches!(Source::from_path(&text), Err(InputError::Format { .. })));
     }
 }
