@@ -105,6 +105,24 @@ fn keywords_hold_no_function_words_of_the_page_language() {
     }
 }
 
+/// Thai is written without spaces between words: its keywords are words of the story (cut by
+/// a dictionary), not a consonant with its vowel signs each. The words below are this page's
+/// content words as a Thai reader cuts them, written for this test.
+#[test]
+fn thai_keywords_are_words_of_the_page() {
+    let words = "ตลาด น้ำ ตลาดน้ำ ริม คลอง เปิด อีก ครั้ง หลัง ท่วม น้ำท่วม สาม เดือน อำเภอ บริการ วัน เสาร์ ปิด \
+                 พ่อค้า แม่ค้า สอง ร้อย คน พาย เรือ ผลไม้ ขนม อาหาร ขาย เช้า นายอำเภอ กล่าว เทศบาล ซ่อม สะพาน ไม้ \
+                 ทางเดิน เดิน ทาง งบประมาณ จังหวัด นักท่องเที่ยว กรุงเทพมหานคร เดินทาง ซื้อ ทุเรียน มะม่วง จำนวน \
+                 ชาวบ้าน หวัง ช่วย เศรษฐกิจ ชุมชน ฟื้นตัว ฟื้น ตัว จัด การแสดง แสดง ดนตรี พื้นบ้าน อาทิตย์ ช่วง \
+                 ฤดูหนาว ฤดู หนาว หมด ชั่วโมง บอก ประมาณ";
+    let words: Vec<&str> = words.split_whitespace().collect();
+    let record = process("th");
+    assert_eq!(record.lang.as_deref(), Some("th"));
+    assert!(record.keywords.len() >= 5, "{:?}", record.keywords);
+    let odd: Vec<&String> = record.keywords.iter().filter(|k| !words.contains(&k.as_str())).collect();
+    assert!(odd.is_empty(), "not words of the page: {odd:?} among {:?}", record.keywords);
+}
+
 #[test]
 fn the_page_language_decides_the_stop_words_not_the_declaration() {
     // es.html declares `en` (a template's default) but is Spanish: its keywords are the story's.

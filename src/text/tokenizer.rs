@@ -3,6 +3,8 @@
 use std::borrow::Cow;
 use std::sync::LazyLock;
 
+use icu_segmenter::WordSegmenter;
+use icu_segmenter::options::WordBreakInvariantOptions;
 use jieba_rs::Jieba;
 use unicode_segmentation::UnicodeSegmentation;
 
@@ -10,10 +12,18 @@ use unicode_segmentation::UnicodeSegmentation;
 /// `&self`, so every thread can share it.
 static JIEBA: LazyLock<Jieba> = LazyLock::new(Jieba::new);
 
+/// ICU4X's word segmenter with the dictionaries of ICU (the same word lists as ICU4C's
+/// dictionary break engines), for the scripts of [`is_south_east_asian`]. The dictionary model
+/// rather than ICU4X's LSTM: its authors give it as the faster of the two, and its data (about
+/// 1 MB for the four scripts) is small beside the binary.
+static ICU_WORDS: LazyLock<icu_segmenter::WordSegmenterBorrowed<'static>> =
+    LazyLock::new(|| WordSegmenter::new_dictionary(WordBreakInvariantOptions::default()));
+
 /// Loads jieba's dictionary now rather than at the first Chinese text: for timings that
 /// should count the per-page rate of a long run, not the process's one-time start.
 pub fn load_dictionary() {
     LazyLock::force(&JIEBA);
+    LazyLock::force(&ICU_WORDS);
 }
 
 /// A term with its byte span in the text it came from.
@@ -23,6 +33,40 @@ pub struct Token<'a> {
     pub text: Cow<'a, str>,
     pub start: usize,
     pub end: usize,
+}
+
+/// Letters and marks of Thai, Lao, Myanmar and Khmer: scripts written without spaces between
+/// words, whose letters UAX #29 does not join (line-break class SA, "complex context"), so
+/// each consonant with its vowel signs would be a word. They are segmented by a dictionary.
+pub fn is_south_east_asian(c: char) -> bool {
+    matches!(c as u32,
+        0x0E00..=0x0EFF      // Thai, Lao
+        | 0x1000..=0x109F    // Myanmar
+        | 0x1780..=0x17FF    // Khmer
+        | 0x19E0..=0x19FF    // Khmer Symbols
+        | 0xA9E0..=0xA9FF    // Myanmar Extended-B
+        | 0xAA60..=0xAA7F) // Myanmar Extended-A
+}
+
+/// The kind of run a character belongs to, each kind segmented its own way.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+enum Run {
+    /// Han and kana: jieba, and the script changes of Japanese.
+    Cjk,
+    /// Thai, Lao, Myanmar, Khmer: ICU's dictionaries.
+    SouthEastAsian,
+    /// Everything else: UAX #29 words.
+    Other,
+}
+
+fn run_of(c: char) -> Run {
+    if is_cjk(c) {
+        Run::Cjk
+    } else if is_south_east_asian(c) {
+        Run::SouthEastAsian
+    } else {
+        Run::Other
+    }
 }
 
 /// Han ideographs, kana and the CJK compatibility block: the characters jieba segments.
@@ -57,21 +101,21 @@ pub fn for_each_token<'a>(text: &'a str, mut sink: impl FnMut(Token<'a>)) {
 /// allocation per capitalized word ([`Terms::push_word`](crate::tagtree::Terms::push_word)).
 pub fn for_each_word<'a>(text: &'a str, mut sink: impl FnMut(&'a str, usize, bool)) {
     let mut run_start = 0;
-    let mut run_is_cjk = None;
+    let mut current = None;
     for (i, c) in text.char_indices() {
-        let cjk = is_cjk(c);
-        match run_is_cjk {
-            Some(current) if current != cjk => {
-                emit_run(text, run_start, i, current, &mut sink);
+        let run = run_of(c);
+        match current {
+            Some(previous) if previous != run => {
+                emit_run(text, run_start, i, previous, &mut sink);
                 run_start = i;
-                run_is_cjk = Some(cjk);
+                current = Some(run);
             }
-            None => run_is_cjk = Some(cjk),
+            None => current = Some(run),
             _ => {}
         }
     }
-    if let Some(cjk) = run_is_cjk {
-        emit_run(text, run_start, text.len(), cjk, &mut sink);
+    if let Some(run) = current {
+        emit_run(text, run_start, text.len(), run, &mut sink);
     }
 }
 
@@ -95,9 +139,11 @@ fn japanese_script(c: char) -> JapaneseScript {
     }
 }
 
-fn emit_run<'a>(text: &'a str, start: usize, end: usize, cjk: bool, sink: &mut impl FnMut(&'a str, usize, bool)) {
+fn emit_run<'a>(text: &'a str, start: usize, end: usize, kind: Run, sink: &mut impl FnMut(&'a str, usize, bool)) {
     let run = &text[start..end];
-    if cjk && run.chars().any(|c| matches!(c as u32, 0x3040..=0x30FF)) {
+    if kind == Run::SouthEastAsian {
+        emit_dictionary_words(run, start, sink);
+    } else if kind == Run::Cjk && run.chars().any(|c| matches!(c as u32, 0x3040..=0x30FF)) {
         // Kana: Japanese, which jieba's Chinese dictionary does not know. Japanese writes
         // particles, auxiliaries and inflections in hiragana, loanwords in katakana and the
         // stems of content words in kanji, so the changes of script are word boundaries
@@ -120,10 +166,23 @@ fn emit_run<'a>(text: &'a str, start: usize, end: usize, cjk: bool, sink: &mut i
             }
             at += len;
         }
-    } else if cjk {
+    } else if kind == Run::Cjk {
         emit_han(run, start, sink);
     } else {
         latin_words(run, |offset, end_offset| sink(&run[offset..end_offset], start + offset, true));
+    }
+}
+
+/// A run of Thai, Lao, Myanmar or Khmer cut into words by ICU's dictionaries; `start` is its
+/// offset in the whole text. These scripts have no case, so a word is its own term.
+fn emit_dictionary_words<'a>(run: &'a str, start: usize, sink: &mut impl FnMut(&'a str, usize, bool)) {
+    let mut from = 0;
+    for to in ICU_WORDS.segment_str(run) {
+        let word = &run[from..to];
+        if is_term(word) {
+            sink(word, start + from, false);
+        }
+        from = to;
     }
 }
 
@@ -279,6 +338,46 @@ mod tests {
         assert!(spans.iter().all(|(w, original)| w == original), "{spans:?}");
         assert_eq!(words.concat(), text);
         assert_eq!(terms("ガー・レイノルズ"), ["ガー", "レイノルズ"]);
+    }
+
+    /// Words of a text and the text they came from, which must be the same.
+    fn words_of(text: &str) -> Vec<String> {
+        let mut words = Vec::new();
+        for_each_token(text, |t| {
+            assert_eq!(t.text, text[t.start..t.end].to_lowercase());
+            words.push(t.text.into_owned());
+        });
+        words
+    }
+
+    #[test]
+    fn thai_is_cut_into_dictionary_words() {
+        // Written for this test: "The floating market by the canal opened again after the flood".
+        let text = "ตลาดน้ำริมคลองเปิดอีกครั้งหลังน้ำท่วม";
+        let words = words_of(text);
+        println!("{words:?}");
+        assert_eq!(words.concat(), text);
+        for word in ["ตลาด", "ริม", "คลอง", "เปิด", "อีก", "ครั้ง", "หลัง"]
+        {
+            assert!(words.iter().any(|w| w == word), "{word} not in {words:?}");
+        }
+        // Not a consonant with its vowel signs each, as UAX #29 alone would give.
+        assert!(words.len() <= 12, "{words:?}");
+        // Latin words and spaces around Thai are as before.
+        assert_eq!(words_of("iPhone ราคา 30,000 บาท"), ["iphone", "ราคา", "30,000", "บาท"]);
+    }
+
+    #[test]
+    fn lao_khmer_and_myanmar_are_cut_into_words() {
+        // Written for this test: "I love the country of Laos / Cambodia", "the country of Myanmar"
+        // (one word in the dictionary, not its five syllables).
+        for (text, word) in [("ຂ້ອຍຮັກປະເທດລາວ", "ປະເທດ"), ("ខ្ញុំស្រលាញ់ប្រទេសកម្ពុជា", "ប្រទេស"), ("မြန်မာနိုင်ငံ", "မြန်မာနိုင်ငံ")]
+        {
+            let words = words_of(text);
+            println!("{words:?}");
+            assert_eq!(words.concat(), text);
+            assert!(words.iter().any(|w| w == word), "{word} not in {words:?}");
+        }
     }
 
     #[test]
