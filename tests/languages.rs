@@ -162,3 +162,45 @@ fn a_query_finds_inflected_words_of_the_pages_language() {
         assert!(first.contains(page), "{query}: {stdout}");
     }
 }
+
+/// Korean attaches particles to words (가계부채가, "household debt" + subject particle) and Thai
+/// writes no spaces between words: a query word finds its page in both, and a page in neither
+/// language is not found by them.
+#[test]
+fn korean_and_thai_query_words_find_their_pages() {
+    let pages = tempfile::tempdir().unwrap();
+    let out = tempfile::tempdir().unwrap();
+    for lang in ["ko", "th", "es"] {
+        let name = format!("{lang}.html");
+        std::fs::copy(repo_path(&format!("tests/fixtures/languages/{name}")), pages.path().join(name)).unwrap();
+    }
+    let indexer = env!("CARGO_BIN_EXE_indexer");
+    let build = std::process::Command::new(indexer)
+        .args(["build", "--quiet"])
+        .arg(pages.path())
+        .arg("--dir")
+        .arg(out.path())
+        .output()
+        .unwrap();
+    assert!(build.status.success(), "{}", String::from_utf8_lossy(&build.stderr));
+    // 가계부채 and 환율 are written only with a particle (가계부채가, 환율의); 기준금리 with
+    // one (기준금리를); 금리 inside a compound and with a particle (금리가).
+    for (query, page) in [
+        ("가계부채", "ko.html"),
+        ("환율", "ko.html"),
+        ("기준금리", "ko.html"),
+        ("금리", "ko.html"),
+        ("ทุเรียน", "th.html"),
+    ] {
+        for index in ["abstract", "fulltext"] {
+            let search = std::process::Command::new(indexer)
+                .args(["search", query, "--json", "--index", index, "--dir"])
+                .arg(out.path())
+                .output()
+                .unwrap();
+            let stdout = String::from_utf8_lossy(&search.stdout);
+            assert_eq!(stdout.lines().count(), 1, "{query} ({index}): {stdout}");
+            assert!(stdout.contains(page), "{query} ({index}): {stdout}");
+        }
+    }
+}

@@ -1,6 +1,10 @@
 //! Our tokenizer inside Tantivy, so that the indexes and the queries segment text exactly as
 //! cleaning, keywords and fingerprints do (jieba for CJK, UAX #29 words otherwise).
 //!
+//! Korean is the one difference: a word holding Hangul is indexed and queried as overlapping
+//! bigrams of its syllables ([`hangul_bigrams`]), so a query word finds the word with its
+//! particles.
+//!
 //! The analyzer registered under [`TOKENIZER_NAME`] adds two filters on top: the generic stop
 //! words (function words carry no ranking signal) and the English Snowball stemmer (the
 //! retrieval baselines of the test collections stem; Han text passes through unchanged).
@@ -39,18 +43,54 @@ impl Tokenizer for DocViewTokenizer {
 
     fn token_stream<'a>(&'a mut self, text: &'a str) -> DocViewTokenStream<'a> {
         self.tokens.clear();
-        let mut position = 0;
+        let tokens = &mut self.tokens;
+        let mut push = |text: String, offset_from: usize, offset_to: usize| {
+            let position = tokens.len();
+            tokens.push(Token { offset_from, offset_to, position, text, position_length: 1 });
+        };
         for_each_token(text, |t| {
-            self.tokens.push(Token {
-                offset_from: t.start,
-                offset_to: t.end,
-                position,
-                text: t.text.into_owned(),
-                position_length: 1,
-            });
-            position += 1;
+            if t.text.chars().any(is_hangul) {
+                hangul_bigrams(&t.text, t.start, &mut push);
+            } else {
+                push(t.text.into_owned(), t.start, t.end);
+            }
         });
         DocViewTokenStream { tokens: &mut self.tokens, next: 0 }
+    }
+}
+
+/// Hangul syllables and compatibility jamo.
+fn is_hangul(c: char) -> bool {
+    matches!(c as u32, 0xAC00..=0xD7A3 | 0x3130..=0x318F)
+}
+
+/// A word holding Hangul, as the index sees it: each Hangul stretch as its overlapping
+/// bigrams (a one-syllable stretch as itself), other stretches whole; `start` is the word's
+/// offset in the text. Korean attaches particles and endings to the word they follow
+/// (기준금리를, "the base rate" + object particle), so whole words would match a query only
+/// with the same particle; without a morphological dictionary, overlapping bigrams are the
+/// CJK bigram analysis of Lucene (`CJKBigramFilter`), with which a query word matches every
+/// inflected form that holds it. Keywords and fingerprints keep whole words
+/// ([`crate::text::for_each_token`]).
+fn hangul_bigrams(word: &str, start: usize, push: &mut impl FnMut(String, usize, usize)) {
+    let mut at = 0;
+    while at < word.len() {
+        let hangul = word[at..].chars().next().is_some_and(is_hangul);
+        let len = word[at..].find(|c: char| is_hangul(c) != hangul).unwrap_or(word.len() - at);
+        let stretch = &word[at..at + len];
+        let from = start + at;
+        let chars: Vec<(usize, char)> = stretch.char_indices().collect();
+        if hangul && chars.len() > 1 {
+            for pair in chars.windows(2) {
+                let (offset, _) = pair[0];
+                let (last, c) = pair[1];
+                let end = last + c.len_utf8();
+                push(stretch[offset..end].to_string(), from + offset, from + end);
+            }
+        } else {
+            push(stretch.to_string(), from, from + len);
+        }
+        at += len;
     }
 }
 
@@ -170,6 +210,22 @@ mod tests {
         let tokens = analyze("大熊猫的保护工作");
         assert!(tokens.contains(&"大熊猫".to_string()) || tokens.contains(&"熊猫".to_string()), "{tokens:?}");
         assert!(!tokens.contains(&"的".to_string()));
+    }
+
+    #[test]
+    fn hangul_is_indexed_as_overlapping_bigrams() {
+        // Written for this test: "raised the base rate" (object particle 를).
+        assert_eq!(analyze("기준금리를 올렸다"), ["기준", "준금", "금리", "리를", "올렸", "렸다"]);
+        // A one-syllable word stays itself; Latin letters joined to Hangul stay a word of their own.
+        assert_eq!(analyze("집 K팝"), ["집", "k", "팝"]);
+        let text = "한국은행은 기준금리를";
+        let tokens = analyze_tokens(&mut analyzer_for(None), text);
+        for (i, token) in tokens.iter().enumerate() {
+            assert_eq!(token.position, i);
+            assert_eq!(&text[token.offset_from..token.offset_to], token.text);
+        }
+        // Other scripts are as the shared tokenizer gives them.
+        assert_eq!(analyze("Здравствуй ตลาดน้ำ"), ["здравствуй", "ตลาด", "น้ำ"]);
     }
 
     #[test]
