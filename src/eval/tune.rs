@@ -29,8 +29,8 @@ use serde::Serialize;
 use crate::eval::run::{Topic, write_run};
 use crate::eval::score::{EvalOptions, Measures, Qrels, Run, ScoreError, evaluate};
 use crate::search::{
-    Collection, FeedbackIndex, FeedbackSelection, FieldCombination, FusionMethod, IndexChoice, IndexSettings,
-    SearchError, SearchRequest, SearchSettings,
+    Candidate, Collection, FeedbackIndex, FeedbackSelection, FieldCombination, FusionMethod, IndexChoice,
+    IndexSettings, LinearFusion, LinearPage, SearchError, SearchRequest, SearchSettings, linear_pages, rank_linear,
 };
 
 /// One collection to tune on.
@@ -111,11 +111,15 @@ pub enum Stage {
     /// which indexes the expanded query searches, and the expanded ranking's share of the
     /// answer.
     FeedbackUse,
+    /// A learned linear fusion of the four rankings of the search with feedback (the original
+    /// and the expanded query's on each index, `search::LinearFusion`), its weights chosen by
+    /// coordinate ascent rather than from a grid.
+    LinearFusion,
 }
 
 impl Stage {
     /// The stages in the order they choose.
-    pub const ALL: [Stage; 8] = [
+    pub const ALL: [Stage; 9] = [
         Stage::Query,
         Stage::Abstract,
         Stage::AbstractBm25,
@@ -124,6 +128,7 @@ impl Stage {
         Stage::Fusion,
         Stage::Feedback,
         Stage::FeedbackUse,
+        Stage::LinearFusion,
     ];
     /// The searches reported.
     const SEARCHES: [Stage; 4] = [Stage::Abstract, Stage::Fulltext, Stage::Fusion, Stage::Feedback];
@@ -133,7 +138,7 @@ impl Stage {
         match self {
             Stage::AbstractBm25 => Stage::Abstract,
             Stage::FulltextBm25 => Stage::Fulltext,
-            Stage::FeedbackUse => Stage::Feedback,
+            Stage::FeedbackUse | Stage::LinearFusion => Stage::Feedback,
             other => other,
         }
     }
@@ -162,6 +167,7 @@ impl Stage {
             Stage::Fusion => "tiered",
             Stage::Feedback => "tiered+feedback",
             Stage::FeedbackUse => "feedback-use",
+            Stage::LinearFusion => "linear-fusion",
         }
     }
 
@@ -239,6 +245,8 @@ impl Stage {
                     }
                 }
             }
+            // Chosen by coordinate ascent (`Tuner::ascend`), not from a grid.
+            Stage::LinearFusion => out.push(base.clone()),
             Stage::FeedbackUse => {
                 for documents_from in [FeedbackIndex::Searched, FeedbackIndex::Fulltext] {
                     for expands in [FeedbackIndex::Searched, FeedbackIndex::Fulltext] {
@@ -387,6 +395,65 @@ struct Tuner<'a> {
     progress: &'a dyn Fn(&str),
 }
 
+/// The values each weight of a linear fusion is tried at.
+const LINEAR_STEPS: [f32; 7] = [0.0, 0.1, 0.25, 0.5, 1.0, 2.0, 4.0];
+/// The most rounds of coordinate ascent over the four weights.
+const LINEAR_ROUNDS: usize = 5;
+
+/// Coordinate ascent from `weights`: each weight in turn set to the step that `value` (known
+/// answers kept, objective) rates best by [`replaces`], until a round changes none or
+/// [`LINEAR_ROUNDS`] are done.
+fn ascend_from(
+    mut weights: [f32; 4],
+    value: &dyn Fn([f32; 4]) -> Result<(usize, f64), TuneError>,
+) -> Result<([f32; 4], (usize, f64)), TuneError> {
+    let mut top = value(weights)?;
+    for _ in 0..LINEAR_ROUNDS {
+        let mut changed = false;
+        for i in 0..weights.len() {
+            for step in LINEAR_STEPS {
+                let mut candidate = weights;
+                candidate[i] = step;
+                if candidate == weights || candidate.iter().sum::<f32>() <= 0.0 {
+                    continue;
+                }
+                let (kept, objective) = value(candidate)?;
+                if replaces(kept, objective, top) {
+                    top = (kept, objective);
+                    weights = candidate;
+                    changed = true;
+                }
+            }
+        }
+        if !changed {
+            break;
+        }
+    }
+    Ok((weights, top))
+}
+
+/// A topic's rankings for a linear fusion, read once.
+struct TopicRankings {
+    qid: String,
+    rankings: Rankings,
+}
+
+enum Rankings {
+    /// The pages of the four rankings with their evidence.
+    Linear(Vec<LinearPage>),
+    /// A topic without feedback: its ranking, whatever the weights.
+    Fixed(Vec<Candidate>),
+}
+
+impl Rankings {
+    fn ranked(&self, weights: [f32; 4], limit: usize) -> Vec<Candidate> {
+        match self {
+            Rankings::Linear(pages) => rank_linear(pages, weights, limit),
+            Rankings::Fixed(ranking) => ranking[..ranking.len().min(limit)].to_vec(),
+        }
+    }
+}
+
 /// What a stage's search of `settings` is scored by (the cache's key).
 fn cache_key(settings: &SearchSettings, stage: Stage) -> String {
     format!("{}|{}", stage.name(), relevant(settings, stage))
@@ -485,6 +552,10 @@ impl Tuner<'_> {
     ) -> Result<SearchSettings, TuneError> {
         let mut best = start.clone();
         for &stage in stages {
+            if stage == Stage::LinearFusion {
+                best = self.ascend(on, &best, label)?;
+                continue;
+            }
             let grid = stage.grid(&best);
             (self.progress)(&format!("{label}: {} ({} settings)", stage.name(), grid.len()));
             let mut top = (0, f64::NEG_INFINITY, best.clone());
@@ -501,6 +572,92 @@ impl Tuner<'_> {
             best = top.2;
         }
         Ok(best)
+    }
+
+    /// The four rankings of the search with feedback of `target`'s topics under `settings`
+    /// (`None` for a topic without feedback, with the ranking it gets instead).
+    fn topic_rankings(
+        target: &mut TuneCollection,
+        settings: &SearchSettings,
+        depth: usize,
+    ) -> Result<Vec<TopicRankings>, TuneError> {
+        target.collection.set_settings(settings.clone())?;
+        let request = Stage::Feedback.request(depth);
+        let mut out = Vec::with_capacity(target.topics.len());
+        for topic in &target.topics {
+            let rankings = match target.collection.linear_rankings(&topic.query, &request)? {
+                Some([a, b, c, d]) => Rankings::Linear(linear_pages([&a, &b, &c, &d])),
+                None => Rankings::Fixed(target.collection.ranking(&topic.query, &request)?),
+            };
+            out.push(TopicRankings { qid: topic.qid.clone(), rankings });
+        }
+        Ok(out)
+    }
+
+    /// The weights of a linear fusion of the search with feedback, chosen on `on` by
+    /// coordinate ascent (Metzler and Croft 2007, §4.1): each weight in turn is set to the value
+    /// of [`LINEAR_STEPS`] that best keeps the known-item answers and then raises the objective,
+    /// the others held, until a round over the four changes none (at most
+    /// [`LINEAR_ROUNDS`]). It starts from `base`'s weights, or the tiered fusion's abstract
+    /// weight w on the expanded abstract ranking and 1 − w on the expanded full text's. The rankings are those of `base`, read once; the fusion is scored in memory.
+    fn ascend(&mut self, on: &[usize], base: &SearchSettings, label: &str) -> Result<SearchSettings, TuneError> {
+        let mut base = base.clone();
+        base.feedback.selective = FeedbackSelection::Always;
+        base.feedback.expanded_weight = 1.0;
+        // The tiered fusion's weights on the expanded rankings: the search with `base`'s
+        // feedback (exactly, for CombSUM of z-scores).
+        let w = base.tiered.abstract_weight;
+        let start = base.feedback.linear.unwrap_or(LinearFusion::from_weights([0.0, 0.0, w, 1.0 - w]));
+        base.feedback.linear = Some(start);
+        (self.progress)(&format!("{label}: linear-fusion (coordinate ascent from {:?})", start.weights()));
+        let depth = self.depth;
+        let mut training = Vec::new();
+        for &c in on {
+            training.push(Self::topic_rankings(&mut self.collections[c], &base, depth)?);
+        }
+        let mut known = Vec::new();
+        for k in 0..self.known.len() {
+            known.push(Self::topic_rankings(&mut self.known[k], &base, 1)?);
+        }
+        let value = |weights: [f32; 4]| -> Result<(usize, f64), TuneError> {
+            let mut kept = 0;
+            for (k, topics) in known.iter().enumerate() {
+                let best = self.known[k].qrels.best_judged();
+                for topic in topics {
+                    let Some(answers) = best.get(topic.qid.as_str()) else { continue };
+                    let top = topic.rankings.ranked(weights, 1);
+                    kept += usize::from(top.first().is_some_and(|c| answers.contains(c.url.as_str())));
+                }
+            }
+            let mut total = 0.0;
+            for (&c, topics) in on.iter().zip(&training) {
+                let mut text = String::new();
+                for topic in topics {
+                    write_run(&mut text, &topic.qid, &topic.rankings.ranked(weights, depth), "tune");
+                }
+                let evaluation =
+                    evaluate(&self.collections[c].qrels, &Run::parse(&text)?, EvalOptions { complete: true })?;
+                total += Scores::of(&evaluation.all.measures).objective();
+            }
+            Ok((kept, total / on.len() as f64))
+        };
+        // Two starts, as RankLib restarts coordinate ascent: `start`, and every ranking weighed
+        // alike; the better end is kept (the first on a tie).
+        let mut best: Option<([f32; 4], (usize, f64))> = None;
+        for first in [start.weights(), [1.0; 4]] {
+            let (weights, top) = ascend_from(first, &value)?;
+            (self.progress)(&format!(
+                "{label}: linear-fusion from {first:?}: {weights:?}, training objective {:.4}",
+                top.1
+            ));
+            if best.is_none_or(|(_, b)| replaces(top.0, top.1, b)) {
+                best = Some((weights, top));
+            }
+        }
+        let (weights, top) = best.expect("two starts");
+        (self.progress)(&format!("{label}: linear-fusion weights {weights:?}, training objective {:.4}", top.1));
+        base.feedback.linear = Some(LinearFusion::from_weights(weights));
+        Ok(base)
     }
 
     fn all_searches(
@@ -653,7 +810,7 @@ pub fn markdown(report: &TuneReport, command: &str) -> String {
     let _ = writeln!(md, "\n## Settings chosen per fold\n");
     let _ = writeln!(
         md,
-        "| held out | query k3 | abstract fields / k1 / b / title / keywords | full text fields / k1 / b / title / body / topic | fusion | feedback docs / terms / original weight / max page share / selection / documents from / expands / expanded weight |"
+        "| held out | query k3 | abstract fields / k1 / b / title / keywords | full text fields / k1 / b / title / body / topic | fusion | feedback docs / terms / original weight / max page share / selection / documents from / expands / expanded weight / linear fusion (abstract, full text; original, expanded) |"
     );
     let _ = writeln!(md, "|---|---|---|---|---|---|");
     let row = |md: &mut String, label: &str, s: &SearchSettings| {
@@ -661,7 +818,7 @@ pub fn markdown(report: &TuneReport, command: &str) -> String {
             |m: &BTreeMap<String, f32>, f: &str| m.get(f).map(|b| b.to_string()).unwrap_or_else(|| "schema".into());
         let _ = writeln!(
             md,
-            "| {label} | {} | {} / {} / {} / {} / {} | {} / {} / {} / {} / {} / {} | {} w {} | {} / {} / {} / {} / {} / {} / {} / {} |",
+            "| {label} | {} | {} / {} / {} / {} / {} | {} / {} / {} / {} / {} / {} | {} w {} | {} / {} / {} / {} / {} / {} / {} / {} / {} |",
             s.query.k3,
             s.abstract_index.fields.name(),
             s.abstract_index.k1,
@@ -683,7 +840,8 @@ pub fn markdown(report: &TuneReport, command: &str) -> String {
             s.feedback.selective.name(),
             s.feedback.documents_from.name(),
             s.feedback.expands.name(),
-            s.feedback.expanded_weight
+            s.feedback.expanded_weight,
+            s.feedback.linear.map_or_else(|| "none".to_string(), |l| format!("{:?}", l.weights()))
         );
     };
     for fold in &report.folds {
@@ -726,6 +884,19 @@ pub fn write_tuning_report(
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn coordinate_ascent_climbs_one_weight_at_a_time_and_keeps_the_bound_first() {
+        // The objective peaks at weights (1, 0.5, 0, 0); a candidate with a first weight over 2
+        // loses a known answer.
+        let value = |w: [f32; 4]| -> Result<(usize, f64), TuneError> {
+            let kept = if w[0] > 2.0 { 0 } else { 1 };
+            Ok((kept, -f64::from((w[0] - 1.0).powi(2) + (w[1] - 0.5).powi(2) + w[2] * w[2] + w[3] * w[3])))
+        };
+        let (weights, (kept, objective)) = ascend_from([4.0, 4.0, 4.0, 4.0], &value).unwrap();
+        assert_eq!(weights, [1.0, 0.5, 0.0, 0.0]);
+        assert_eq!((kept, objective), (1, 0.0));
+    }
 
     #[test]
     fn a_candidate_keeping_fewer_known_answers_never_replaces_one_keeping_more() {

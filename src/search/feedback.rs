@@ -101,6 +101,7 @@ mod tests {
             documents_from: Default::default(),
             expands: Default::default(),
             expanded_weight: 1.0,
+            linear: None,
         }
     }
 

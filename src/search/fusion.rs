@@ -65,6 +65,64 @@ pub fn fuse(
         .collect()
 }
 
+/// A page of a linear fusion ([`super::LinearFusion`]): the candidate of the first ranking that
+/// has it (the abstract index's record is shown of a page it finds), its evidence in each of
+/// the rankings (its z-score less the ranking's lowest, which a missing page scores: 0) and its
+/// rank in each (`usize::MAX` where missing).
+#[derive(Debug, Clone, PartialEq)]
+pub struct LinearPage {
+    pub candidate: Candidate,
+    pub evidence: [f32; 4],
+    ranks: [usize; 4],
+}
+
+/// Each page of four rankings with its evidence in each, in URL order.
+pub fn linear_pages(lists: [&[Candidate]; 4]) -> Vec<LinearPage> {
+    let mut pages: HashMap<&str, LinearPage> = HashMap::new();
+    for (which, list) in lists.into_iter().enumerate() {
+        let low = list.iter().map(|c| c.score).fold(f32::INFINITY, f32::min);
+        let deviation = standard_deviation(list);
+        for (i, candidate) in list.iter().enumerate() {
+            let evidence = if deviation > 0.0 { (candidate.score - low) / deviation } else { 1.0 };
+            let page = pages.entry(candidate.url.as_str()).or_insert_with(|| LinearPage {
+                candidate: candidate.clone(),
+                evidence: [0.0; 4],
+                ranks: [usize::MAX; 4],
+            });
+            if page.ranks[which] == usize::MAX {
+                page.evidence[which] = evidence;
+                page.ranks[which] = i;
+            }
+        }
+    }
+    let mut out: Vec<LinearPage> = pages.into_values().collect();
+    out.sort_by(|a, b| a.candidate.url.cmp(&b.candidate.url));
+    out
+}
+
+/// The top `limit` pages by the weighted sum of their evidence (each candidate's score set to
+/// it). Ties go to the better rank in the heaviest ranking, then the next, then to the smaller
+/// URL, so the order is deterministic.
+pub fn rank_linear(pages: &[LinearPage], weights: [f32; 4], limit: usize) -> Vec<Candidate> {
+    let mut order = [0, 1, 2, 3];
+    order.sort_by(|&a, &b| weights[b].total_cmp(&weights[a]).then(a.cmp(&b)));
+    let mut scored: Vec<(f32, &LinearPage)> =
+        pages.iter().map(|page| (page.evidence.iter().zip(weights).map(|(e, w)| e * w).sum::<f32>(), page)).collect();
+    let by_rank = |a: &LinearPage, b: &LinearPage| {
+        order.iter().map(|&i| a.ranks[i].cmp(&b.ranks[i])).find(|o| o.is_ne()).unwrap_or(std::cmp::Ordering::Equal)
+    };
+    let compare = |a: &(f32, &LinearPage), b: &(f32, &LinearPage)| {
+        b.0.total_cmp(&a.0).then_with(|| by_rank(a.1, b.1)).then_with(|| a.1.candidate.url.cmp(&b.1.candidate.url))
+    };
+    if scored.len() > limit && limit > 0 {
+        scored.select_nth_unstable_by(limit - 1, compare);
+        scored.truncate(limit);
+    }
+    scored.sort_by(compare);
+    scored.truncate(limit);
+    scored.into_iter().map(|(score, page)| Candidate { score, ..page.candidate.clone() }).collect()
+}
+
 /// The population standard deviation of a list's scores (0 for fewer than two).
 fn standard_deviation(list: &[Candidate]) -> f32 {
     if list.len() < 2 {
@@ -134,6 +192,24 @@ mod tests {
         assert_eq!(urls(&z)[..3], ["w", "x", "y"]);
         // x: 0.5 · (10 − 0) / sd(10, 9, 1, 0), sd = √20.5.
         assert!((z[1].score - 0.5 * 10.0 / 20.5f32.sqrt()).abs() < 1e-5, "{z:?}");
+    }
+
+    #[test]
+    fn a_linear_fusion_weighs_each_rankings_z_scores() {
+        let a = list(IndexKind::Abstract, &[("x", 10.0), ("y", 9.0), ("z", 1.0), ("v", 0.0)]);
+        let f = list(IndexKind::Fulltext, &[("y", 4.0), ("w", 2.0), ("x", 0.0)]);
+        let pages = linear_pages([&a, &f, &[], &[]]);
+        assert_eq!(pages.len(), 5);
+        // The abstract ranking alone, then the full text's alone (pages missing from it last,
+        // in the abstract's order), then both: y has 9 / √20.5 and 4 / sd(4, 2, 0) = 4 / √(8/3).
+        assert_eq!(urls(&rank_linear(&pages, [1.0, 0.0, 0.0, 0.0], 10)), ["x", "y", "z", "v", "w"]);
+        assert_eq!(urls(&rank_linear(&pages, [0.0, 1.0, 0.0, 0.0], 10)), ["y", "w", "x", "z", "v"]);
+        let both = rank_linear(&pages, [1.0, 1.0, 0.0, 0.0], 2);
+        assert_eq!(urls(&both), ["y", "x"]);
+        let expected = 9.0 / 20.5f32.sqrt() + 4.0 / (8.0f32 / 3.0).sqrt();
+        assert!((both[0].score - expected).abs() < 1e-5, "{both:?}");
+        // A page both rankings have shows the abstract index's record.
+        assert_eq!(both[0].kind, IndexKind::Abstract);
     }
 
     #[test]

@@ -45,10 +45,10 @@ use crate::text::split_sentences;
 pub use bm25::{Bm25Params, Bm25TermQuery};
 pub use bm25f::Bm25fTermQuery;
 pub use feedback::{clarity, expand_query};
-pub use fusion::fuse;
+pub use fusion::{LinearPage, fuse, linear_pages, rank_linear};
 pub use settings::{
     DEFAULT_SETTINGS, FeedbackIndex, FeedbackSelection, FeedbackSettings, FieldCombination, FusionMethod,
-    FusionSettings, IndexSettings, QuerySettings, SearchSettings, SettingsError,
+    FusionSettings, IndexSettings, LinearFusion, QuerySettings, SearchSettings, SettingsError,
 };
 pub use shards::Shards;
 pub use statistics::Bm25Statistics;
@@ -569,6 +569,11 @@ pub(crate) fn rank_with(
     if !(request.feedback && !terms.is_empty() && settings.original_weight < 1.0) || expanded_nowhere {
         return ranking(&terms, &terms, request.choice, request.limit);
     }
+    if let Some(linear) = settings.linear {
+        let lists = linear_lists(ranker, &tokens, &terms, request)?;
+        let [a, b, c, d] = &lists;
+        return Ok(rank_linear(&linear_pages([a, b, c, d]), linear.weights(), request.limit));
+    }
     let selective = settings.selective == FeedbackSelection::Clarity;
     let fused = settings.expanded_weight < 1.0;
     // The feedback documents come from a full-text pass of their own unless the search is the
@@ -617,6 +622,78 @@ pub(crate) fn rank_with(
         return Ok(fuse(&first, &second, &weights, request.limit));
     }
     Ok(second)
+}
+
+/// The four rankings of a linear fusion ([`LinearFusion`]): the abstract index's and the full
+/// text's of the original query, then of the expanded one, each as deep as the tiered search
+/// ranks; a ranking of an index the search does not read is empty. The feedback documents are
+/// the top pages of the full text's ranking of the original query, or of the searched one
+/// (the tiered search: its two rankings fused as the tiered settings say), as
+/// `documents_from` says.
+fn linear_lists(
+    ranker: &impl Ranker,
+    tokens: &[String],
+    terms: &[(String, f32)],
+    request: &SearchRequest,
+) -> Result<[Vec<Candidate>; 4], SearchError> {
+    let all = ranker.settings();
+    let settings = &all.feedback;
+    let depth = request.limit.max(all.tiered.depth);
+    let reads = |kind| match request.choice {
+        IndexChoice::Abstract => kind == IndexKind::Abstract,
+        IndexChoice::Fulltext => kind == IndexKind::Fulltext,
+        IndexChoice::Tiered => true,
+    };
+    let rank = |kind, terms: &[(String, f32)], limit| {
+        if reads(kind) {
+            ranker.rank(IndexRanking { kind, terms, limit, category: request.category })
+        } else {
+            Ok(Vec::new())
+        }
+    };
+    let abstract_original = rank(IndexKind::Abstract, terms, depth)?;
+    let fulltext_original = rank(IndexKind::Fulltext, terms, depth)?;
+    let from_fulltext = settings.documents_from == FeedbackIndex::Fulltext;
+    let source = match request.choice {
+        IndexChoice::Abstract if from_fulltext => ranker.rank(IndexRanking {
+            kind: IndexKind::Fulltext,
+            terms,
+            limit: settings.docs,
+            category: request.category,
+        })?,
+        IndexChoice::Abstract => abstract_original.clone(),
+        IndexChoice::Fulltext => fulltext_original.clone(),
+        IndexChoice::Tiered if from_fulltext => fulltext_original.clone(),
+        IndexChoice::Tiered => fuse(&abstract_original, &fulltext_original, &all.tiered, settings.docs),
+    };
+    let mut words = FeedbackWords::default();
+    let documents = words.of(ranker, &source[..source.len().min(settings.docs)], settings)?;
+    let expanded = expand_query(tokens, &documents, settings);
+    // The abstract index keeps the original query when only the full text is expanded.
+    let abstract_expanded = if settings.expands == FeedbackIndex::Fulltext {
+        abstract_original.clone()
+    } else {
+        rank(IndexKind::Abstract, &expanded, depth)?
+    };
+    let fulltext_expanded = rank(IndexKind::Fulltext, &expanded, depth)?;
+    Ok([abstract_original, fulltext_original, abstract_expanded, fulltext_expanded])
+}
+
+/// The four rankings of a linear fusion for `query` (see [`LinearFusion`]), as the search
+/// of `request` with feedback reads them; `None` without feedback for the query (feedback not
+/// asked, no query word, or the settings' original weight 1).
+pub(crate) fn linear_rankings(
+    ranker: &impl Ranker,
+    query: &str,
+    request: &SearchRequest,
+) -> Result<Option<[Vec<Candidate>; 4]>, SearchError> {
+    let tokens = ranker.analyze(query)?;
+    let terms = query_terms(&tokens, &ranker.settings().query);
+    let settings = &ranker.settings().feedback;
+    if !(request.feedback && !terms.is_empty() && settings.original_weight < 1.0) {
+        return Ok(None);
+    }
+    linear_lists(ranker, &tokens, &terms, request).map(Some)
 }
 
 /// The analysed words of feedback pages' records, with the page share and page frequency
@@ -801,6 +878,16 @@ impl Collection {
         rank_with(self, query, request)
     }
 
+    /// The four rankings a linear fusion of `request`'s search weighs (see [`LinearFusion`]);
+    /// `None` when the query gets no feedback.
+    pub fn linear_rankings(
+        &self,
+        query: &str,
+        request: &SearchRequest,
+    ) -> Result<Option<[Vec<Candidate>; 4]>, SearchError> {
+        linear_rankings(self, query, request)
+    }
+
     /// The top `n` results for `query`, ranked 1..=n.
     pub fn search(&self, query: &str, choice: IndexChoice, n: usize) -> Result<Vec<SearchHit>, SearchError> {
         search_with(self, query, &SearchRequest::new(choice, n))
@@ -905,6 +992,7 @@ mod tests {
                 documents_from: FeedbackIndex::Searched,
                 expands: FeedbackIndex::Searched,
                 expanded_weight: 1.0,
+                linear: None,
             };
             let ranker = Records { settings, asked: Default::default() };
             let request = SearchRequest { feedback: true, ..SearchRequest::new(IndexChoice::Abstract, 10) };
@@ -1011,6 +1099,7 @@ mod tests {
             documents_from,
             expands,
             expanded_weight,
+            linear: None,
         };
         settings
     }
@@ -1067,6 +1156,30 @@ mod tests {
         // Both lists' z-scores of page0: (3 - 1) / sd(3, 2, 1) each, half of each.
         let sd = (2.0f32 / 3.0).sqrt();
         assert!((ranked[0].score - 2.0 / sd).abs() < 1e-5, "{ranked:?}");
+        assert_eq!(ranker.asked.into_inner().len(), 2);
+    }
+
+    #[test]
+    fn a_linear_fusion_weighs_the_original_and_the_expanded_rankings_of_both_indexes() {
+        let mut settings = feedback_settings(FeedbackIndex::Searched, FeedbackIndex::Searched, 1.0);
+        settings.feedback.linear = Some(LinearFusion::from_weights([0.0, 0.0, 0.0, 1.0]));
+        let ranker = Records { settings, asked: Default::default() };
+        let request = SearchRequest { feedback: true, ..SearchRequest::new(IndexChoice::Tiered, 2) };
+        let ranked = rank_with(&ranker, "ocean", &request).unwrap();
+        assert_eq!(ranked.iter().map(|c| c.url.as_str()).collect::<Vec<_>>(), ["page0", "page1"]);
+        // The full text's expanded ranking alone: page0's z-score less the lowest, 2 / sd(3, 2, 1).
+        assert!((ranked[0].score - 2.0 / (2.0f32 / 3.0).sqrt()).abs() < 1e-5, "{ranked:?}");
+        // Each index with the query, then each with the expanded query.
+        let asked = ranker.asked.into_inner();
+        assert_eq!(asked.len(), 4, "{asked:?}");
+        assert_eq!(asked[1], [("ocean".to_string(), 1.0)]);
+        assert!(asked[2].iter().any(|(t, _)| t == "tide") && asked[3] == asked[2], "{asked:?}");
+        // The abstract search reads its own index's two rankings only.
+        let mut settings = feedback_settings(FeedbackIndex::Searched, FeedbackIndex::Searched, 1.0);
+        settings.feedback.linear = Some(LinearFusion::from_weights([1.0, 0.0, 1.0, 0.0]));
+        let ranker = Records { settings, asked: Default::default() };
+        let request = SearchRequest { feedback: true, ..SearchRequest::new(IndexChoice::Abstract, 2) };
+        rank_with(&ranker, "ocean", &request).unwrap();
         assert_eq!(ranker.asked.into_inner().len(), 2);
     }
 

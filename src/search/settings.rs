@@ -168,6 +168,49 @@ pub struct FeedbackSettings {
     /// ranking alone, as Anserini's RM3 answers (absent in older files: 1).
     #[serde(default = "expanded_alone")]
     pub expanded_weight: f32,
+    /// A learned linear fusion of the rankings a search with feedback reads, in place of the
+    /// expanded ranking (absent: the expanded ranking, fused with the original one as
+    /// `expanded_weight` says).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub linear: Option<LinearFusion>,
+}
+
+/// The answer of a search with feedback as a linear model over four features of a page: its
+/// z-score (as CombSUM of z-scores computes it, Montague and Aslam, CIKM 2001) in the abstract
+/// index's and the full text's ranking of the original query and of the expanded one, each
+/// weighted; a page missing from a ranking scores that ranking's lowest. A search reads only
+/// the rankings of its indexes (the abstract search: the abstract index's two). The weights
+/// are learned by coordinate ascent (Metzler and Croft, "Linear feature-based models for
+/// information retrieval", IR Journal 2007, §4.1; RankLib's CoordinateAscent) with `indexer
+/// eval tune --stages linear-fusion`.
+#[derive(Debug, Clone, Copy, PartialEq, Serialize, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct LinearFusion {
+    pub abstract_original: f32,
+    pub fulltext_original: f32,
+    pub abstract_expanded: f32,
+    pub fulltext_expanded: f32,
+}
+
+impl LinearFusion {
+    /// The weights in the order of [`LinearFusion::NAMES`].
+    pub fn weights(&self) -> [f32; 4] {
+        [self.abstract_original, self.fulltext_original, self.abstract_expanded, self.fulltext_expanded]
+    }
+
+    /// The features' names.
+    pub const NAMES: [&'static str; 4] =
+        ["abstract_original", "fulltext_original", "abstract_expanded", "fulltext_expanded"];
+
+    /// The fusion of these weights.
+    pub fn from_weights(w: [f32; 4]) -> LinearFusion {
+        LinearFusion {
+            abstract_original: w[0],
+            fulltext_original: w[1],
+            abstract_expanded: w[2],
+            fulltext_expanded: w[3],
+        }
+    }
 }
 
 /// An index side of feedback: where it takes its documents from (`documents_from`), and which
@@ -293,6 +336,15 @@ impl SearchSettings {
                 "[feedback] needs docs >= 1, terms >= 1, original_weight and expanded_weight in [0, 1] and max_page_share in (0, 1]".into(),
             );
         }
+        if let Some(linear) = &f.linear {
+            let w = linear.weights();
+            if !w.iter().all(|w| w.is_finite() && *w >= 0.0) || w.iter().sum::<f32>() <= 0.0 {
+                return Err("[feedback.linear] needs weights >= 0, not all 0".into());
+            }
+            if f.selective != FeedbackSelection::Always || f.expanded_weight < 1.0 {
+                return Err("[feedback.linear] replaces the selection and expanded_weight: it needs selective = \"always\" and expanded_weight = 1".into());
+            }
+        }
         Ok(())
     }
 }
@@ -326,5 +378,15 @@ mod tests {
         let mut settings = SearchSettings::shipped();
         settings.feedback.docs = 0;
         assert!(settings.check().unwrap_err().contains("feedback"));
+        // A linear fusion replaces the selection: both at once is an error, as are weights all 0.
+        let mut settings = SearchSettings::shipped();
+        settings.feedback.linear = Some(LinearFusion::from_weights([0.0; 4]));
+        assert!(settings.check().unwrap_err().contains("linear"));
+        settings.feedback.linear = Some(LinearFusion::from_weights([0.5, 0.0, 0.0, 1.0]));
+        assert!(settings.check().is_ok());
+        let text = toml::to_string(&settings).unwrap();
+        assert_eq!(SearchSettings::parse(&text, "round trip").unwrap(), settings);
+        settings.feedback.selective = FeedbackSelection::Clarity;
+        assert!(settings.check().unwrap_err().contains("linear"));
     }
 }

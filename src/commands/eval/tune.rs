@@ -32,7 +32,8 @@ pub struct EvalTuneArgs {
     #[arg(long, value_name = "FILE")]
     pub from_report: Option<PathBuf>,
     /// The stages to choose, comma-separated, of query, abstract, abstract-k1-b, fulltext,
-    /// fulltext-k1-b, tiered, tiered+feedback, feedback-use [default: all], or none (with --from-report: the earlier tuning's
+    /// fulltext-k1-b, tiered, tiered+feedback, feedback-use, linear-fusion (a linear model over
+    /// the rankings of the search with feedback, by coordinate ascent) [default: all], or none (with --from-report: the earlier tuning's
     /// held-out figures measured again, on today's builds); the others keep their start values.
     #[arg(long, value_name = "LIST", value_parser = parse_stages)]
     pub stages: Option<Stages>,
