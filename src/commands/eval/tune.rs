@@ -33,7 +33,8 @@ pub struct EvalTuneArgs {
     pub from_report: Option<PathBuf>,
     /// The stages to choose, comma-separated, of query, abstract, abstract-k1-b, fulltext,
     /// fulltext-k1-b, tiered, tiered+feedback, feedback-use, linear-fusion (a linear model over
-    /// the rankings of the search with feedback, by coordinate ascent) [default: all], or none (with --from-report: the earlier tuning's
+    /// the rankings of the search with feedback, by coordinate ascent) [default: all but
+    /// linear-fusion], or none (with --from-report: the earlier tuning's
     /// held-out figures measured again, on today's builds); the others keep their start values.
     #[arg(long, value_name = "LIST", value_parser = parse_stages)]
     pub stages: Option<Stages>,
@@ -78,7 +79,7 @@ pub fn run(args: EvalTuneArgs) -> Result<ExitCode> {
         ),
         (None, None) => TuneStart::same(SearchSettings::shipped(), "the shipped settings"),
     };
-    let stages = args.stages.as_ref().map_or_else(|| Stage::ALL.to_vec(), |s| s.0.clone());
+    let stages = args.stages.as_ref().map_or_else(|| Stage::DEFAULT.to_vec(), |s| s.0.clone());
     let mut collections = args.configs.iter().map(|path| open_collection(path)).collect::<Result<Vec<_>>>()?;
     let mut known = args.keep_answers.iter().map(|path| open_collection(path)).collect::<Result<Vec<_>>>()?;
     let report =
