@@ -66,6 +66,8 @@ pub const THRESHOLDS: &[f64] = &[0.1, 0.2, 0.3, 0.35, 0.4, 0.45, 0.5, 0.55, 0.6,
 /// A training page, parsed and labelled.
 struct BlockPage {
     set: usize,
+    /// The page's file stem (it names its gold file).
+    stem: String,
     fold: usize,
     /// Not `gold_not_visible`: may be trained on.
     trainable: bool,
@@ -92,7 +94,15 @@ struct BlockPage {
 }
 
 impl BlockPage {
-    fn new(set: usize, fold: usize, trainable: bool, tree: TagTree, gold_text: &str, config: &Config) -> BlockPage {
+    fn new(
+        set: usize,
+        stem: &str,
+        fold: usize,
+        trainable: bool,
+        tree: TagTree,
+        gold_text: &str,
+        config: &Config,
+    ) -> BlockPage {
         let layout = Layout::of(&tree, &config.layout);
         let weights = block_weights(&tree, &config.block_weight);
         let docview = clean_page(&tree, &layout, &weights, CleanerKind::DocView, config);
@@ -172,6 +182,7 @@ impl BlockPage {
             .collect();
         BlockPage {
             set,
+            stem: stem.to_string(),
             fold,
             trainable,
             tree,
@@ -665,7 +676,7 @@ fn read_pages(
             .map(|page| {
                 let (tree, _) = ctx.tag_tree(&page.raw_page());
                 let fold = fold_of(&site_of(&page.url), folds);
-                BlockPage::new(index, fold, !hidden.contains(&page.stem), tree, &page.gold, config)
+                BlockPage::new(index, &page.stem, fold, !hidden.contains(&page.stem), tree, &page.gold, config)
             })
             .collect();
         let skipped = parsed.iter().filter(|p| p.alignment_skipped).count();
@@ -949,7 +960,7 @@ mod tests {
         let menu = "the bay the spring the years";
         let html = format!("<html><body><div><p>{story}</p></div><div><p>{menu}</p></div></body></html>");
         let tree = TagTree::with_default_config(&html);
-        let page = BlockPage::new(0, 0, true, tree, story, &config);
+        let page = BlockPage::new(0, "page", 0, true, tree, story, &config);
         let labels: Vec<Option<bool>> = page.labels.clone();
         // The story's block is content; the menu's words are all in the gold, not its trigrams.
         assert_eq!(labels, vec![Some(true), Some(false)], "{:?}", page.blocks);
@@ -981,7 +992,7 @@ mod tests {
         let story = "The terns came back to the bay this spring after ten years away, and the counts rose fast.";
         let menu = "the bay the spring the years";
         let html = format!("<html><body><div><p>{story}</p></div><div><p>{menu}</p></div></body></html>");
-        let page = BlockPage::new(0, 0, true, TagTree::with_default_config(&html), story, &config);
+        let page = BlockPage::new(0, "page", 0, true, TagTree::with_default_config(&html), story, &config);
         assert_eq!(page.labels, vec![Some(true), Some(false)]);
         assert!(!page.alignment_skipped);
     }
@@ -1091,7 +1102,7 @@ mod tests {
         assert!(!text.contains("Copyright"), "{text}");
         // The cleaner's second pass reads what training's does: its probabilities are those
         // `predict_second_stage` gives the page.
-        let page = BlockPage::new(0, 0, true, TagTree::with_default_config(&html), story, &config);
+        let page = BlockPage::new(0, "page", 0, true, TagTree::with_default_config(&html), story, &config);
         let stage1 = predict(&model, &[&page]).swap_remove(0);
         let stage2_probability =
             predict_second_stage(stage2, &model.vocabulary, &[&page], &[stage1.as_slice()]).swap_remove(0);

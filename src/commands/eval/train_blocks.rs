@@ -40,6 +40,11 @@ pub struct EvalTrainBlocksArgs {
     /// file holds at most two stages).
     #[arg(long, requires = "stacking")]
     pub third_stage: bool,
+    /// With --grid: also write the first stage's out-of-fold result at the [blocks] settings
+    /// into DIR (pages.tsv: per page precision and recall; blocks.tsv: per block label,
+    /// probability, tag, class/id and text), for error analysis on the training pages.
+    #[arg(long, value_name = "DIR", requires = "grid")]
+    pub dump_out_of_fold: Option<PathBuf>,
 }
 
 pub fn run(args: EvalTrainBlocksArgs) -> Result<ExitCode> {
@@ -65,6 +70,7 @@ pub fn run(args: EvalTrainBlocksArgs) -> Result<ExitCode> {
             trees: args.grid_trees,
             stacking: args.stacking,
             third_stage: args.third_stage,
+            dump: args.dump_out_of_fold,
         };
         let report = grid_blocks(&eval_config.training_sets, &config, &spec, args.max_pages, progress)?;
         write_grid_report(&report, &out, &command_line())?;

@@ -25,6 +25,8 @@
 //!   2018) and a gap rule, each fold's parameters and transitions chosen on the other folds.
 
 use super::*;
+use std::path::PathBuf;
+
 use crate::clean::block_classifier::{CONTEXT_FEATURES, context_features};
 
 /// One setting of the learner the grid tries.
@@ -88,6 +90,10 @@ pub struct GridSpec {
     pub stacking: bool,
     /// Also a third stage over the second (needs `stacking`).
     pub third_stage: bool,
+    /// Write the first stage's out-of-fold result at the `[blocks]` settings here, for error
+    /// analysis: `pages.tsv` (per page: tokens, precision, recall at its fold's threshold) and
+    /// `blocks.tsv` (per block: label, probability, tokens, tag, class/id, text).
+    pub dump: Option<PathBuf>,
 }
 
 /// One variant's cross-validated F1.
@@ -359,6 +365,11 @@ pub fn grid_blocks(
             }
         }
     }
+    if let (Some(stage1), Some(dir)) = (&base_out_of_fold, &spec.dump) {
+        let thresholds = thresholds_from_other_folds(&pages, stage1, folds, n_sets);
+        dump_out_of_fold(dir, &names, &pages, stage1, &thresholds)?;
+        progress(&format!("out-of-fold pages and blocks written to {}", dir.display()));
+    }
     if let Some(stage1) = &base_out_of_fold {
         rows.extend(sequence_rows("first stage", &pages, stage1, folds, n_sets, &progress));
     }
@@ -382,6 +393,67 @@ pub fn grid_blocks(
         config: config.blocks.clone(),
         rows,
     })
+}
+
+/// Writes `pages.tsv` and `blocks.tsv` of [`GridSpec::dump`] into `dir`.
+fn dump_out_of_fold(
+    dir: &Path,
+    names: &[String],
+    pages: &[BlockPage],
+    probability: &[Vec<f64>],
+    thresholds: &[f64],
+) -> Result<(), CleanEvalError> {
+    let error = |path: &Path, message: String| CleanEvalError { path: path.display().to_string(), message };
+    std::fs::create_dir_all(dir).map_err(|e| error(dir, e.to_string()))?;
+    let clean = |text: &str, at_most: usize| -> String {
+        text.chars().map(|c| if c.is_whitespace() { ' ' } else { c }).take(at_most).collect()
+    };
+    let mut page_lines = String::from(
+        "set\tpage\tfold\ttrainable\tthreshold\tgold_tokens\toutput_tokens\ttrue_positives\tprecision\trecall\tf1\n",
+    );
+    let mut block_lines =
+        String::from("set\tpage\tblock\tnode\ttag\thint\tlabel\tprobability\tkept\tdocview_kept\ttokens\ttext\n");
+    for (page, prob) in pages.iter().zip(probability) {
+        let threshold = thresholds[page.fold];
+        let score = page.score(prob, threshold);
+        let precision = score.true_positives as f64 / score.output_tokens.max(1) as f64;
+        let recall = score.true_positives as f64 / score.gold_tokens.max(1) as f64;
+        let f1 = if precision + recall > 0.0 { 2.0 * precision * recall / (precision + recall) } else { 0.0 };
+        let _ = writeln!(
+            page_lines,
+            "{}\t{}\t{}\t{}\t{threshold}\t{}\t{}\t{}\t{precision:.4}\t{recall:.4}\t{f1:.4}",
+            names[page.set],
+            page.stem,
+            page.fold,
+            page.trainable,
+            score.gold_tokens,
+            score.output_tokens,
+            score.true_positives
+        );
+        for (b, &id) in page.blocks.iter().enumerate() {
+            let node = &page.tree.nodes[id];
+            let label = page.labels[b].map_or("-", |l| if l { "1" } else { "0" });
+            let tokens: u32 = page.bags[b].iter().map(|&(_, c)| c).sum();
+            let text = page.tree.render_subtree_text(id, |n| n == id);
+            let _ = writeln!(
+                block_lines,
+                "{}\t{}\t{b}\t{id}\t{}\t{}\t{label}\t{:.3}\t{}\t{}\t{tokens}\t{}",
+                names[page.set],
+                page.stem,
+                node.tag,
+                clean(&node.hint, 40),
+                prob[b],
+                u8::from(prob[b] >= threshold),
+                u8::from(page.docview.keep[id]),
+                clean(&text, 100)
+            );
+        }
+    }
+    for (file, text) in [("pages.tsv", page_lines), ("blocks.tsv", block_lines)] {
+        let path = dir.join(file);
+        std::fs::write(&path, text).map_err(|e| error(&path, e.to_string()))?;
+    }
+    Ok(())
 }
 
 /// The stacked variant (module documentation): its rows, and the first stage's under
@@ -773,7 +845,7 @@ mod tests {
             paragraph("second"),
             paragraph("third")
         );
-        let page = BlockPage::new(0, 0, true, TagTree::with_default_config(&html), "", &config);
+        let page = BlockPage::new(0, "page", 0, true, TagTree::with_default_config(&html), "", &config);
         assert_eq!(chain(&page).len(), 3, "{:?}", page.blocks);
         let probability: Vec<f64> = [0.9, 0.3, 0.9].into_iter().cycle().take(page.blocks.len()).collect();
         let chained = chain(&page);
@@ -788,7 +860,8 @@ mod tests {
         let high_gap = Decision::Gap { threshold: 0.5, low: 0.4, same_parent: false };
         assert_eq!(kept(decide(&page, &probability, high_gap, &sticky)), vec![1.0, 0.0, 1.0]);
         // Transitions count consecutive labelled blocks, add-one smoothed.
-        let labelled = BlockPage::new(0, 0, true, TagTree::with_default_config(&html), "nothing alike", &config);
+        let labelled =
+            BlockPage::new(0, "page", 0, true, TagTree::with_default_config(&html), "nothing alike", &config);
         let log_t = transitions(&[&labelled]);
         assert!((log_t[0][0].exp() - 3.0 / 4.0).abs() < 1e-12, "{log_t:?}");
     }
@@ -807,6 +880,7 @@ mod tests {
             trees: vec![2, 5],
             stacking: true,
             third_stage: true,
+            dump: Some(dir.path().join("dump")),
         };
         let report = grid_blocks(&sets, &config, &spec, None, |_| {}).unwrap();
         let variants: Vec<&str> = report.rows.iter().map(|r| r.variant.as_str()).collect();
@@ -828,5 +902,9 @@ mod tests {
         assert!(md.contains("| stacked:"), "{md}");
         write_grid_report(&report, &dir.path().join("grid"), "test").unwrap();
         assert!(dir.path().join("grid/grid.json").is_file());
+        let pages = std::fs::read_to_string(dir.path().join("dump/pages.tsv")).unwrap();
+        let blocks = std::fs::read_to_string(dir.path().join("dump/blocks.tsv")).unwrap();
+        assert_eq!(pages.lines().count(), 1 + report.set_pages.iter().sum::<usize>(), "{pages}");
+        assert!(blocks.lines().count() > pages.lines().count(), "{blocks}");
     }
 }
