@@ -49,8 +49,11 @@ impl Tokenizer for DocViewTokenizer {
             tokens.push(Token { offset_from, offset_to, position, text, position_length: 1 });
         };
         for_each_token(text, |t| {
-            if t.text.chars().any(is_hangul) {
-                hangul_bigrams(&t.text, t.start, &mut push);
+            // The word as written, not its lower case: lower-casing can change a letter's
+            // length in bytes (İ, the Kelvin sign), and the offsets are the text's.
+            let word = &text[t.start..t.end];
+            if word.chars().any(is_hangul) {
+                hangul_bigrams(word, t.start, &mut push);
             } else {
                 push(t.text.into_owned(), t.start, t.end);
             }
@@ -64,9 +67,10 @@ fn is_hangul(c: char) -> bool {
     matches!(c as u32, 0xAC00..=0xD7A3 | 0x3130..=0x318F)
 }
 
-/// A word holding Hangul, as the index sees it: each Hangul stretch as its overlapping
-/// bigrams (a one-syllable stretch as itself), other stretches whole; `start` is the word's
-/// offset in the text. Korean attaches particles and endings to the word they follow
+/// A word holding Hangul, as written, as the index sees it: each Hangul stretch as its
+/// overlapping bigrams (a one-syllable stretch as itself), other stretches as the shared
+/// tokenizer's terms of them (so punctuation or a combining mark that UAX #29 joined to the
+/// word is no term); `start` is the word's offset in the text. Korean attaches particles and endings to the word they follow
 /// (기준금리를, "the base rate" + object particle), so whole words would match a query only
 /// with the same particle; without a morphological dictionary, overlapping bigrams are the
 /// CJK bigram analysis of Lucene (`CJKBigramFilter`), with which a query word matches every
@@ -79,8 +83,11 @@ fn hangul_bigrams(word: &str, start: usize, push: &mut impl FnMut(String, usize,
         let len = word[at..].find(|c: char| is_hangul(c) != hangul).unwrap_or(word.len() - at);
         let stretch = &word[at..at + len];
         let from = start + at;
-        let chars: Vec<(usize, char)> = stretch.char_indices().collect();
-        if hangul && chars.len() > 1 {
+        if hangul {
+            let chars: Vec<(usize, char)> = stretch.char_indices().collect();
+            if chars.len() == 1 {
+                push(stretch.to_string(), from, from + len);
+            }
             for pair in chars.windows(2) {
                 let (offset, _) = pair[0];
                 let (last, c) = pair[1];
@@ -88,7 +95,7 @@ fn hangul_bigrams(word: &str, start: usize, push: &mut impl FnMut(String, usize,
                 push(stretch[offset..end].to_string(), from + offset, from + end);
             }
         } else {
-            push(stretch.to_string(), from, from + len);
+            for_each_token(stretch, |t| push(t.text.into_owned(), from + t.start, from + t.end));
         }
         at += len;
     }
@@ -226,6 +233,53 @@ mod tests {
         }
         // Other scripts are as the shared tokenizer gives them.
         assert_eq!(analyze("Здравствуй ตลาดน้ำ"), ["здравствуй", "ตลาด", "น้ำ"]);
+    }
+
+    #[test]
+    fn hangul_words_keep_the_texts_offsets_and_no_punctuation_terms() {
+        // İ and the Kelvin sign change length when lower-cased; the apostrophe, the full stop
+        // and the combining acute are joined into the word by UAX #29 but are no terms.
+        for (text, terms) in [
+            ("İ한국", &["i\u{307}", "한국"][..]),
+            ("\u{212A}팝 서울", &["k", "팝", "서울"][..]),
+            ("한국'어 서울.Com 한\u{301}국", &["한국", "어", "서울", "com", "한", "국"][..]),
+        ] {
+            let tokens = analyze_tokens(&mut analyzer_for(None), text);
+            assert_eq!(tokens.iter().map(|t| t.text.as_str()).collect::<Vec<_>>(), terms, "{text}");
+            for token in &tokens {
+                let written = &text[token.offset_from..token.offset_to];
+                assert_eq!(written.to_lowercase(), token.text, "{text}");
+            }
+        }
+    }
+
+    proptest::proptest! {
+        /// Whatever the mix of scripts, the index's tokens are the text's lower case at their
+        /// offsets (char boundaries within it), begin in order, and are numbered in order; the
+        /// full analyzer (stop words, stemmer) keeps offsets of the same kind.
+        #[test]
+        fn tokens_of_mixed_scripts_are_spans_of_the_text(
+            text in "[a-zA-Z0-9 .,'\u{130}\u{212A}\u{301}\u{200D}\u{E01}-\u{E5B}\u{E81}-\u{EDF}\u{1000}-\u{109F}\u{1780}-\u{17FF}\u{AC00}-\u{AC40}\u{D7A0}-\u{D7A3}\u{1100}-\u{1112}\u{3131}-\u{318E}\u{4E00}-\u{4E40}\u{3041}-\u{3096}\u{30A1}-\u{30FA}]{0,40}"
+        ) {
+            let tokens = analyze_tokens(&mut TextAnalyzer::builder(DocViewTokenizer::default()).build(), &text);
+            let mut previous: Option<&Token> = None;
+            for (i, token) in tokens.iter().enumerate() {
+                proptest::prop_assert_eq!(token.position, i);
+                proptest::prop_assert!(token.offset_from < token.offset_to && token.offset_to <= text.len());
+                proptest::prop_assert!(text.is_char_boundary(token.offset_from) && text.is_char_boundary(token.offset_to));
+                proptest::prop_assert_eq!(&text[token.offset_from..token.offset_to].to_lowercase(), &token.text);
+                proptest::prop_assert!(token.text.chars().any(char::is_alphanumeric), "{:?}", token.text);
+                if let Some(previous) = previous {
+                    proptest::prop_assert!(previous.offset_from < token.offset_from);
+                    proptest::prop_assert!(previous.offset_to <= token.offset_to);
+                }
+                previous = Some(token);
+            }
+            for token in analyze_tokens(&mut analyzer_for(None), &text) {
+                proptest::prop_assert!(text.is_char_boundary(token.offset_from) && text.is_char_boundary(token.offset_to));
+                proptest::prop_assert!(token.offset_from < token.offset_to && token.offset_to <= text.len());
+            }
+        }
     }
 
     #[test]
