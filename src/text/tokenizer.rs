@@ -316,6 +316,34 @@ mod tests {
         }
     }
 
+    proptest::proptest! {
+        /// Text mixing Thai, Lao, Myanmar, Khmer, Hangul, Han, kana and Latin (with letters
+        /// that change length when lower-cased and combining marks that may begin a run):
+        /// every term is the lower case of its span, the spans are on char boundaries, do not
+        /// overlap and come in order, and every term holds a letter or digit.
+        #[test]
+        fn terms_of_mixed_scripts_are_ordered_spans_of_the_text(
+            text in "[a-zA-Z0-9 .,'\u{130}\u{212A}\u{301}\u{200D}\u{E01}-\u{E5B}\u{E81}-\u{EDF}\u{1000}-\u{109F}\u{1780}-\u{17FF}\u{AC00}-\u{AC40}\u{1100}-\u{1112}\u{4E00}-\u{4E40}\u{3041}-\u{3096}\u{30A1}-\u{30FA}]{0,40}"
+        ) {
+            let mut end = 0;
+            let mut result = Ok(());
+            for_each_token(&text, |t| {
+                if result.is_err() {
+                    return;
+                }
+                result = (|| {
+                    proptest::prop_assert!(end <= t.start && t.start < t.end && t.end <= text.len());
+                    proptest::prop_assert!(text.is_char_boundary(t.start) && text.is_char_boundary(t.end));
+                    proptest::prop_assert_eq!(&t.text, &text[t.start..t.end].to_lowercase());
+                    proptest::prop_assert!(is_term(&t.text), "{:?}", t.text);
+                    Ok(())
+                })();
+                end = t.end;
+            });
+            result?;
+        }
+    }
+
     #[test]
     fn latin_words_are_lowercased_and_punctuation_dropped() {
         assert_eq!(terms("Hello, World! It's 3.14 — ok?"), ["hello", "world", "it's", "3.14", "ok"]);
