@@ -145,9 +145,10 @@ impl Source {
         }
         let name = path.file_name().map(|n| n.to_string_lossy().to_lowercase()).unwrap_or_default();
         let name = name.strip_suffix(".gz").unwrap_or(&name);
-        // Common Crawl's WET and WAT files are WARC files too (conversion and metadata
-        // records), named `….warc.wet.gz` and `….warc.wat.gz`.
-        if [".warc", ".arc", ".wet", ".wat"].iter().any(|suffix| name.ends_with(suffix)) {
+        // Common Crawl's WET and WAT files (`….warc.wet.gz`, `….warc.wat.gz`: conversion and
+        // metadata records) are WARC files found by their first bytes below, as is any other
+        // name; `.wet` and `.wat` alone name other files too (WebAssembly text).
+        if [".warc", ".arc"].iter().any(|suffix| name.ends_with(suffix)) {
             Ok(Source::Warc(path.to_path_buf()))
         } else if name.ends_with(".jsonl") || name.ends_with(".ndjson") || name.ends_with(".json") {
             Ok(Source::JsonLines(path.to_path_buf()))
@@ -335,9 +336,11 @@ mod tests {
         let mut gz = flate2::write::GzEncoder::new(Vec::new(), flate2::Compression::fast());
         gz.write_all(record).unwrap();
         let gzipped = gz.finish().unwrap();
+        let wasm_text = dir.path().join("module.wat");
         for (p, bytes) in [
-            (&wet, &b""[..]),
-            (&wat, &b""[..]),
+            (&wet, &gzipped[..]),
+            (&wat, &gzipped[..]),
+            (&wasm_text, &b"(module (func))"[..]),
             (&open, &gzipped[..]),
             (&plain, &record[..]),
             (&arc, &b"filedesc://old-crawl.arc 0.0.0.0 20080101000000 text/plain 10\n"[..]),
@@ -348,6 +351,8 @@ mod tests {
         for p in [&wet, &wat, &open, &plain, &arc] {
             assert_eq!(Source::from_path(p).unwrap(), Source::Warc(p.clone()), "{}", p.display());
         }
-        assert!(matches!(Source::from_path(&text), Err(InputError::Format { .. })));
+        for p in [&text, &wasm_text] {
+            assert!(matches!(Source::from_path(p), Err(InputError::Format { .. })), "{}", p.display());
+        }
     }
 }

@@ -383,7 +383,6 @@ mod tests {
         // Written for this test: "The floating market by the canal opened again after the flood".
         let text = "ตลาดน้ำริมคลองเปิดอีกครั้งหลังน้ำท่วม";
         let words = words_of(text);
-        println!("{words:?}");
         assert_eq!(words.concat(), text);
         for word in ["ตลาด", "ริม", "คลอง", "เปิด", "อีก", "ครั้ง", "หลัง"]
         {
@@ -402,7 +401,6 @@ mod tests {
         for (text, word) in [("ຂ້ອຍຮັກປະເທດລາວ", "ປະເທດ"), ("ខ្ញុំស្រលាញ់ប្រទេសកម្ពុជា", "ប្រទេស"), ("မြန်မာနိုင်ငံ", "မြန်မာနိုင်ငံ")]
         {
             let words = words_of(text);
-            println!("{words:?}");
             assert_eq!(words.concat(), text);
             assert!(words.iter().any(|w| w == word), "{word} not in {words:?}");
         }
