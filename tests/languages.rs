@@ -142,25 +142,34 @@ fn a_query_finds_inflected_words_of_the_pages_language() {
         <p>The harbour bought two new cranes this spring, and the dock workers say the loading of ships \
         now takes half the time it took with the old cranes.</p></article></body></html>";
     std::fs::write(pages.path().join("en.html"), english).unwrap();
-    let indexer = env!("CARGO_BIN_EXE_indexer");
-    let build = std::process::Command::new(indexer)
-        .args(["build", "--quiet"])
-        .arg(pages.path())
-        .arg("--dir")
-        .arg(out.path())
-        .output()
-        .unwrap();
-    assert!(build.status.success(), "{}", String::from_utf8_lossy(&build.stderr));
+    build(pages.path(), out.path());
     for (query, page) in [("Dorf", "de.html"), ("crane", "en.html")] {
-        let search = std::process::Command::new(indexer)
-            .args(["search", query, "--json", "--index", "abstract", "--dir"])
-            .arg(out.path())
-            .output()
-            .unwrap();
-        let stdout = String::from_utf8_lossy(&search.stdout);
+        let stdout = search(out.path(), query, "abstract");
         let first = stdout.lines().next().unwrap_or_default();
         assert!(first.contains(page), "{query}: {stdout}");
     }
+}
+
+/// `indexer build --quiet PAGES --dir OUT`, which must succeed.
+fn build(pages: &std::path::Path, out: &std::path::Path) {
+    let build = std::process::Command::new(env!("CARGO_BIN_EXE_indexer"))
+        .args(["build", "--quiet"])
+        .arg(pages)
+        .arg("--dir")
+        .arg(out)
+        .output()
+        .unwrap();
+    assert!(build.status.success(), "{}", String::from_utf8_lossy(&build.stderr));
+}
+
+/// The JSON lines `indexer search QUERY --index INDEX --dir OUT` prints.
+fn search(out: &std::path::Path, query: &str, index: &str) -> String {
+    let search = std::process::Command::new(env!("CARGO_BIN_EXE_indexer"))
+        .args(["search", query, "--json", "--index", index, "--dir"])
+        .arg(out)
+        .output()
+        .unwrap();
+    String::from_utf8_lossy(&search.stdout).into_owned()
 }
 
 /// Korean attaches particles to words (가계부채가, "household debt" + subject particle) and Thai
@@ -174,15 +183,7 @@ fn korean_and_thai_query_words_find_their_pages() {
         let name = format!("{lang}.html");
         std::fs::copy(repo_path(&format!("tests/fixtures/languages/{name}")), pages.path().join(name)).unwrap();
     }
-    let indexer = env!("CARGO_BIN_EXE_indexer");
-    let build = std::process::Command::new(indexer)
-        .args(["build", "--quiet"])
-        .arg(pages.path())
-        .arg("--dir")
-        .arg(out.path())
-        .output()
-        .unwrap();
-    assert!(build.status.success(), "{}", String::from_utf8_lossy(&build.stderr));
+    build(pages.path(), out.path());
     // 가계부채 and 환율 are written only with a particle (가계부채가, 환율의); 기준금리 with
     // one (기준금리를); 금리 inside a compound and with a particle (금리가).
     for (query, page) in [
@@ -193,12 +194,7 @@ fn korean_and_thai_query_words_find_their_pages() {
         ("ทุเรียน", "th.html"),
     ] {
         for index in ["abstract", "fulltext"] {
-            let search = std::process::Command::new(indexer)
-                .args(["search", query, "--json", "--index", index, "--dir"])
-                .arg(out.path())
-                .output()
-                .unwrap();
-            let stdout = String::from_utf8_lossy(&search.stdout);
+            let stdout = search(out.path(), query, index);
             assert_eq!(stdout.lines().count(), 1, "{query} ({index}): {stdout}");
             assert!(stdout.contains(page), "{query} ({index}): {stdout}");
         }

@@ -223,6 +223,21 @@ impl Design<'_> {
 
     /// Page `page`'s block probabilities under the first `k` trees of `fitted`, for each `k`
     /// of `checkpoints` (summed as [`BlockModel::log_odds`] sums them).
+    /// Fits a model without fold `f`'s pages (all its trees) and writes its probabilities
+    /// for fold `f`'s pages into `out`, as a stacking stage's out-of-fold input.
+    fn fit_without_fold(&self, f: usize, config: &BlocksConfig, out: &mut [Vec<f64>]) -> Result<(), CleanEvalError> {
+        let pages = self.pages;
+        let train: Vec<usize> = (0..pages.len()).filter(|&i| pages[i].fold != f).collect();
+        let fitted = self.fit(&train, config)?;
+        let held_out: Vec<usize> = (0..pages.len()).filter(|&i| pages[i].fold == f).collect();
+        let predicted: Vec<Vec<f64>> =
+            held_out.par_iter().map(|&i| self.predict(&fitted, i, &[config.trees]).swap_remove(0)).collect();
+        for (&i, probability) in held_out.iter().zip(predicted) {
+            out[i] = probability;
+        }
+        Ok(())
+    }
+
     fn predict(&self, fitted: &Fitted, page: usize, checkpoints: &[usize]) -> Vec<Vec<f64>> {
         let mut out = vec![Vec::with_capacity(self.pages[page].blocks.len()); checkpoints.len()];
         let mut row = Vec::with_capacity(self.width());
@@ -526,14 +541,7 @@ fn stack(
             context: Some(&context),
             context_width: CONTEXT_FEATURES.len(),
         };
-        let train: Vec<usize> = (0..pages.len()).filter(|&i| pages[i].fold != f).collect();
-        let fitted = design.fit(&train, learner)?;
-        let held_out: Vec<usize> = (0..pages.len()).filter(|&i| pages[i].fold == f).collect();
-        let predicted: Vec<Vec<f64>> =
-            held_out.par_iter().map(|&i| design.predict(&fitted, i, &trees).swap_remove(0)).collect();
-        for (&i, probability) in held_out.iter().zip(predicted) {
-            stage2[i] = probability;
-        }
+        design.fit_without_fold(f, learner, &mut stage2)?;
         progress(&format!("stacking: second stage without fold {f} fitted"));
     }
     let thresholds = thresholds_from_other_folds(pages, &stage2, folds, n_sets);
@@ -579,7 +587,6 @@ fn third(
     progress: &impl Fn(&str),
 ) -> Result<Vec<Vec<f64>>, CleanEvalError> {
     let c = CONTEXT_FEATURES.len();
-    let trees = [learner.trees];
     let mut stage3: Vec<Vec<f64>> = vec![Vec::new(); pages.len()];
     for (f, vocabulary) in outer_vocabulary.iter().enumerate() {
         let context: Vec<Vec<f64>> = pages
@@ -599,14 +606,7 @@ fn third(
             .collect();
         let design =
             Design { cache, pages, columns: cache.columns(vocabulary), context: Some(&context), context_width: 2 * c };
-        let train: Vec<usize> = (0..pages.len()).filter(|&i| pages[i].fold != f).collect();
-        let fitted = design.fit(&train, learner)?;
-        let held_out: Vec<usize> = (0..pages.len()).filter(|&i| pages[i].fold == f).collect();
-        let predicted: Vec<Vec<f64>> =
-            held_out.par_iter().map(|&i| design.predict(&fitted, i, &trees).swap_remove(0)).collect();
-        for (&i, probability) in held_out.iter().zip(predicted) {
-            stage3[i] = probability;
-        }
+        design.fit_without_fold(f, learner, &mut stage3)?;
         progress(&format!("third stage without fold {f} fitted"));
     }
     Ok(stage3)
