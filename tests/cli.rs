@@ -263,6 +263,51 @@ fn json_lines_input_and_json_summary() {
 }
 
 #[test]
+fn json_lines_of_text_documents_are_indexed_under_their_ids_with_accept_text() {
+    let input = tempfile::tempdir().unwrap();
+    let out = tempfile::tempdir().unwrap();
+    let lines = [
+        serde_json::json!({"id": "d1", "title": "Wing flutter at high speed", "text":
+            "A wing in a propeller slipstream flutters when the ratio of speeds < 0.4 holds.\n\n\
+             The second paragraph tells how the tunnel models were built & tested."})
+        .to_string(),
+        serde_json::json!({"id": 2, "contents": "Heat conduction in composite slabs of two metals was solved."})
+            .to_string(),
+    ];
+    let path = input.path().join("corpus.jsonl");
+    std::fs::write(&path, lines.join("\n")).unwrap();
+
+    // Plain text is a page on request only, as in crawls; the message says how.
+    let refused = indexer().arg("build").arg(&path).arg("--dir").arg(out.path()).output().unwrap();
+    assert_eq!(refused.status.code(), Some(2));
+    let stderr = String::from_utf8(refused.stderr).unwrap();
+    assert!(stderr.contains("corpus.jsonl:1: skipped (not-a-page)") && stderr.contains("--accept text"), "{stderr}");
+
+    let output = indexer()
+        .args(["build", "--json", "--accept", "text"])
+        .arg(&path)
+        .arg("--dir")
+        .arg(out.path())
+        .output()
+        .unwrap();
+    assert!(output.status.success(), "{}", String::from_utf8_lossy(&output.stderr));
+    let summary: serde_json::Value = serde_json::from_slice(&output.stdout).unwrap();
+    assert_eq!(summary["pages_indexed"], 2, "{summary}");
+    let all = records(out.path());
+    let first = all.iter().find(|r| r["identifier"] == "d1").unwrap();
+    assert_eq!(first["title"], "Wing flutter at high speed");
+    let topic = first["topic_content"].as_str().unwrap();
+    assert!(topic.contains("speeds < 0.4 holds") && topic.contains("built & tested"), "{topic}");
+    assert!(all.iter().any(|r| r["identifier"] == "2"));
+    indexer()
+        .args(["search", "slab conduction", "--json", "-n", "1", "--dir"])
+        .arg(out.path())
+        .assert()
+        .success()
+        .stdout(predicate::str::contains("\"2\""));
+}
+
+#[test]
 fn a_failed_build_keeps_the_previous_one_searchable() {
     let input = tempfile::tempdir().unwrap();
     let out = tempfile::tempdir().unwrap();

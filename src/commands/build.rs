@@ -12,7 +12,9 @@ pub const LONG_ABOUT: &str = "Build the DocView records and both indexes.\n\n\
         plain or gzipped: .warc, .warc.gz, .arc, .arc.gz, Common Crawl's .warc.wet.gz (with \
         --accept text) and .warc.wat.gz, or any file that starts like a WARC or ARC record; \
         URL from WARC-Target-URI, charset \
-        from the HTTP header), or a JSON Lines file of {\"url\": …, \"html\": …}. Give several to index them together, or \
+        from the HTTP header), or a JSON Lines file of pages, {\"url\": …, \"html\": …}, or of text documents \
+        ({\"id\" or \"url\", \"text\" or \"contents\", optional \"title\"}, as Pyserini, BEIR and C4 \
+        write them; with --accept text; the id is the record's identifier). Give several to index them together, or \
         --input-list FILE. Several files are read at once (input.parallel_files open, \
         input.reader_threads read at the same moment): the build takes one batch of pages \
         from each in turn, so the result depends on the inputs, never on thread timing.\n\n\
@@ -72,9 +74,10 @@ pub struct BuildArgs {
     /// Worker threads (default: all cores).
     #[arg(long, value_name = "N")]
     pub threads: Option<usize>,
-    /// What a WARC or ARC record may be to be indexed, comma-separated [default: html,xhtml;
-    /// input.accept]. `text` adds plain text pages; robots.txt, logs and dns: records are
-    /// never pages.
+    /// What a WARC, ARC or JSON Lines record may be to be indexed, comma-separated [default:
+    /// html,xhtml; input.accept]. `text` adds plain text pages (text/plain records, WET files,
+    /// JSON Lines `text`), cut into paragraphs at blank lines, or at every line when there are
+    /// none; robots.txt, logs and dns: records are never pages.
     #[arg(long, value_enum, value_delimiter = ',', value_name = "FORMATS")]
     pub accept: Vec<indexer::input::PageFormat>,
     /// Use this stop-word list (one a line, as `indexer stop-words` writes it) instead of

@@ -1,24 +1,84 @@
-//! JSON Lines input: one `{"url": …, "html": …}` object per line.
+//! JSON Lines input: one JSON object per line, a web page or a text document.
+//!
+//! A page is `{"url": …, "html": …}`. A text document, as corpora of plain text write them
+//! (Pyserini's `{"id", "contents"}`, BEIR's `{"_id", "title", "text"}`, C4's `{"url", "text"}`),
+//! has `text` or `contents` instead of `html`, and an optional `title`; it is a page of format
+//! `text`, so it is indexed when `--accept` lets text in, like a `text/plain` crawl record
+//! ([`super::text_page`]). The identifier is `url`, else `id` (`_id`, `docid`; a string or a
+//! number): a text corpus's ids stay the records' identifiers, so its judgments match them.
 
 use std::io::{BufRead, BufReader, Read};
 use std::path::Path;
 
 use serde::Deserialize;
 
-use super::{ByteCounter, InputError, InputEvent, RawPage, SkipReason, Skipped, open_maybe_gzip};
+use super::{
+    ByteCounter, InputError, InputEvent, PageFormat, RawPage, ReadOptions, SkipReason, Skipped, open_maybe_gzip,
+    text_page::text_page,
+};
 
 #[derive(Deserialize)]
 struct Line {
-    url: String,
-    html: String,
+    url: Option<String>,
+    #[serde(alias = "_id", alias = "docid")]
+    id: Option<Identifier>,
+    html: Option<String>,
+    #[serde(alias = "contents")]
+    text: Option<String>,
+    title: Option<String>,
+}
+
+#[derive(Deserialize)]
+#[serde(untagged)]
+enum Identifier {
+    Text(String),
+    Number(serde_json::Number),
+}
+
+const SHAPE: &str = "a JSON object with \"url\" (or \"id\") and \"html\" (or \"text\")";
+
+/// The event of one parsed line.
+fn event_of(line: Line, origin: String, options: &ReadOptions) -> InputEvent {
+    let skipped = |reason, detail: String| InputEvent::Skipped(Skipped { origin: origin.clone(), reason, detail });
+    let identifier = line.url.filter(|u| !u.trim().is_empty()).or_else(|| {
+        line.id.map(|id| match id {
+            Identifier::Text(text) => text,
+            Identifier::Number(number) => number.to_string(),
+        })
+    });
+    let Some(url) = identifier.filter(|u| !u.trim().is_empty()) else {
+        return skipped(SkipReason::BadRecord, format!("no \"url\" or \"id\": expected {SHAPE}"));
+    };
+    let (format, body) = match (line.html, line.text) {
+        (Some(html), _) => (PageFormat::Html, html),
+        (None, Some(text)) => (PageFormat::Text, text),
+        (None, None) => {
+            return skipped(SkipReason::BadRecord, format!("no \"html\", \"text\" or \"contents\": expected {SHAPE}"));
+        }
+    };
+    if body.len() as u64 > options.max_page_bytes {
+        return skipped(
+            SkipReason::TooLarge,
+            format!("larger than {} bytes; raise input.max_page_bytes to index it", options.max_page_bytes),
+        );
+    }
+    if !options.accept.contains(&format) {
+        return skipped(SkipReason::NotAPage, "plain text (\"text\"); --accept text indexes it".into());
+    }
+    let bytes = match format {
+        PageFormat::Text => text_page(body.as_bytes(), line.title.as_deref()),
+        PageFormat::Html | PageFormat::Xhtml => body.into_bytes(),
+    };
+    InputEvent::Page(RawPage { url, origin, bytes, http_charset: Some("utf-8".into()), http_language: None })
 }
 
 pub fn visit(
     path: &Path,
-    max_page_bytes: u64,
+    options: &ReadOptions,
     progress: &ByteCounter,
     sink: &mut dyn FnMut(InputEvent) -> bool,
 ) -> Result<(), InputError> {
+    let max_page_bytes = options.max_page_bytes;
     let display = path.display().to_string();
     let reader = open_maybe_gzip(path, progress).map_err(|source| InputError::Io { path: display.clone(), source })?;
     let mut reader = BufReader::new(reader);
@@ -59,22 +119,11 @@ pub fn visit(
             }
             Ok(_) if line.iter().all(u8::is_ascii_whitespace) => continue,
             Ok(_) => match serde_json::from_slice::<Line>(&line) {
-                Ok(record) if record.html.len() as u64 > max_page_bytes => InputEvent::Skipped(Skipped {
-                    origin,
-                    reason: SkipReason::TooLarge,
-                    detail: format!("larger than {max_page_bytes} bytes; raise input.max_page_bytes to index it"),
-                }),
-                Ok(record) => InputEvent::Page(RawPage {
-                    url: record.url,
-                    origin,
-                    bytes: record.html.into_bytes(),
-                    http_charset: Some("utf-8".into()),
-                    http_language: None,
-                }),
+                Ok(record) => event_of(record, origin, options),
                 Err(e) => InputEvent::Skipped(Skipped {
                     origin,
                     reason: SkipReason::BadRecord,
-                    detail: format!("not a {{\"url\", \"html\"}} JSON object: {e}"),
+                    detail: format!("not {SHAPE}: {e}"),
                 }),
             },
         };
@@ -104,26 +153,81 @@ fn skip_line(reader: &mut impl BufRead) -> std::io::Result<()> {
 mod tests {
     use super::*;
 
-    #[test]
-    fn good_bad_and_blank_lines() {
+    fn events(text: &str, options: &ReadOptions) -> Vec<InputEvent> {
         let dir = tempfile::tempdir().unwrap();
         let path = dir.path().join("pages.jsonl");
-        std::fs::write(
-            &path,
-            "{\"url\":\"https://a.example/\",\"html\":\"<p>a\"}\n\nnot json\n{\"url\":\"https://b.example/\",\"html\":\"<p>b\"}",
-        )
-        .unwrap();
+        std::fs::write(&path, text).unwrap();
         let mut events = Vec::new();
-        visit(&path, 1000, &ByteCounter::default(), &mut |e| {
+        visit(&path, options, &ByteCounter::default(), &mut |e| {
             events.push(e);
             true
         })
         .unwrap();
+        events
+    }
+
+    fn skip_reason(event: &InputEvent) -> Option<SkipReason> {
+        match event {
+            InputEvent::Skipped(s) => Some(s.reason),
+            InputEvent::Page(_) => None,
+        }
+    }
+
+    #[test]
+    fn good_bad_and_blank_lines() {
+        let events = events(
+            "{\"url\":\"https://a.example/\",\"html\":\"<p>a\"}\n\nnot json\n{\"url\":\"https://b.example/\",\"html\":\"<p>b\"}",
+            &ReadOptions::new(1000),
+        );
         assert_eq!(events.len(), 3);
         assert!(matches!(&events[0], InputEvent::Page(p) if p.url == "https://a.example/"));
         assert!(
             matches!(&events[1], InputEvent::Skipped(s) if s.reason == SkipReason::BadRecord && s.origin.ends_with(":3"))
         );
         assert!(matches!(&events[2], InputEvent::Page(p) if p.bytes == b"<p>b"));
+    }
+
+    #[test]
+    fn text_documents_of_text_corpora_are_text_pages_named_by_their_ids() {
+        let lines = [
+            r#"{"id": "7", "title": "Wings", "text": "Lift < drag & more."}"#,
+            r#"{"id": 12, "contents": "Pyserini's shape."}"#,
+            r#"{"_id": "doc-3", "title": "", "text": "BEIR's shape."}"#,
+            r#"{"url": "https://c4.example/a", "text": "C4's shape.", "timestamp": "2019"}"#,
+            r#"{"title": "No identifier", "text": "lost"}"#,
+            r#"{"id": "9", "title": "No body"}"#,
+        ]
+        .join("\n");
+        let mut options = ReadOptions::new(1000);
+        let html_only = events(&lines, &options);
+        assert_eq!(
+            html_only.iter().map(skip_reason).collect::<Vec<_>>(),
+            [
+                Some(SkipReason::NotAPage),
+                Some(SkipReason::NotAPage),
+                Some(SkipReason::NotAPage),
+                Some(SkipReason::NotAPage),
+                Some(SkipReason::BadRecord),
+                Some(SkipReason::BadRecord)
+            ]
+        );
+        assert!(matches!(&html_only[0], InputEvent::Skipped(s) if s.detail.contains("--accept text")));
+        options.accept.push(PageFormat::Text);
+        let pages: Vec<(String, String)> = events(&lines, &options)
+            .into_iter()
+            .filter_map(|e| match e {
+                InputEvent::Page(p) => Some((p.url, String::from_utf8(p.bytes).unwrap())),
+                InputEvent::Skipped(_) => None,
+            })
+            .collect();
+        assert_eq!(
+            pages,
+            [
+                ("7".to_string(), "<title>Wings</title>\n<p>Lift &lt; drag &amp; more.</p>\n".to_string()),
+                ("12".to_string(), "<p>Pyserini's shape.</p>\n".to_string()),
+                ("doc-3".to_string(), "<p>BEIR's shape.</p>\n".to_string()),
+                ("https://c4.example/a".to_string(), "<p>C4's shape.</p>\n".to_string()),
+            ]
+        );
     }
 }

@@ -2,7 +2,7 @@
 //!
 //! An input is a folder of pages (`.html`, `.htm`, also gzipped, recursive, with an optional
 //! `urls.tsv` manifest), a crawl file (WARC or ARC, plain or gzip: [`crawl`]), or a JSON Lines
-//! file of `{"url","html"}`.
+//! file of pages (`{"url","html"}`) or text documents (`{"id","text"}`).
 //! Each source is read by a visitor that hands every page, or the reason a record is not a
 //! page, to a sink. Sources never stop on a bad record: they report it and go on; only a source
 //! that cannot be opened at all is an error.
@@ -11,6 +11,7 @@ pub mod crawl;
 mod folder;
 mod jsonl;
 mod list;
+mod text_page;
 
 use std::fmt;
 use std::io::{self, Read};
@@ -194,7 +195,7 @@ impl Source {
         match self {
             Source::Folder(dir) => folder::visit(dir, options.max_page_bytes, progress, sink),
             Source::Warc(path) => crawl::visit(path, options, progress, sink),
-            Source::JsonLines(path) => jsonl::visit(path, options.max_page_bytes, progress, sink),
+            Source::JsonLines(path) => jsonl::visit(path, options, progress, sink),
         }
     }
 }

@@ -392,7 +392,8 @@ fn capture_event<R: Read>(
     match body_format(&declared, &body) {
         BodyFormat::Page(format) if options.accept.contains(&format) => {
             let http_charset = content_type.as_deref().and_then(charset_of_content_type);
-            Some(InputEvent::Page(RawPage { url: head.url, origin, bytes: body, http_charset, http_language }))
+            let bytes = if format == PageFormat::Text { super::text_page::text_page(&body, None) } else { body };
+            Some(InputEvent::Page(RawPage { url: head.url, origin, bytes, http_charset, http_language }))
         }
         BodyFormat::Page(format) => skipped(
             if format == PageFormat::Text { SkipReason::NotAPage } else { SkipReason::NotHtml },
