@@ -11,6 +11,8 @@
 #   pyserini-bm25-pagetext.run        BM25 (0.9, 0.4) over the pages' visible text
 # `indexer eval report --config eval/<name>.toml` then shows them beside our searches.
 # Needs Python >= 3.12 and a JDK >= 21 (PYTHON and JAVA_HOME override the ones found).
+# A collection of ../shared/data/ir without an ir-web crawl (cranfield) gets the three runs of clean
+# documents, under the documents' own ids.
 # Usage: eval/peer/pyserini.sh [collection ...]   (default: cacm cisi medline adi)
 set -euo pipefail
 root="$(cd "$(dirname "$0")/../.." && pwd)"

@@ -40,17 +40,20 @@ class VisibleText(html.parser.HTMLParser):
         return " ".join(" ".join(self.parts).split())
 
 
-def clean_documents(shared, name, out_dir):
+def clean_documents(shared, name, out_dir, web=True):
+    """The clean documents under their page URLs, or under their own ids for a collection that
+    has no ir-web crawl (`web` false: ir/<name>/ alone, e.g. cranfield built from docs.jsonl)."""
     urls = {}
-    with open(os.path.join(shared, "ir-web", name, "urls.tsv"), newline="") as f:
-        for row in csv.DictReader(f, delimiter="\t"):
-            urls[row["docid"]] = row["url"]
+    if web:
+        with open(os.path.join(shared, "ir-web", name, "urls.tsv"), newline="") as f:
+            for row in csv.DictReader(f, delimiter="\t"):
+                urls[row["docid"]] = row["url"]
     os.makedirs(out_dir, exist_ok=True)
     count = 0
     with open(os.path.join(shared, "ir", name, "docs.jsonl")) as f, open(os.path.join(out_dir, "docs.jsonl"), "w") as out:
         for line in f:
             doc = json.loads(line)
-            url = urls.get(doc["id"])
+            url = urls.get(doc["id"]) if web else doc["id"]
             if url is None:
                 sys.exit(f"{name}: document {doc['id']} has no page URL in urls.tsv")
             out.write(json.dumps({"id": url, "contents": f"{doc['title']}\n{doc['text']}"}) + "\n")
@@ -127,19 +130,22 @@ def main():
     parser.add_argument("--work", required=True)
     parser.add_argument("--out", required=True)
     a = parser.parse_args()
-    topics = read_topics(os.path.join(a.shared, "ir-web", a.name, "topics.tsv"))
+    web = os.path.isdir(os.path.join(a.shared, "ir-web", a.name))
+    topics = read_topics(os.path.join(a.shared, "ir-web" if web else "ir", a.name, "topics.tsv"))
     clean = os.path.join(a.work, "clean")
     pages = os.path.join(a.work, "pages")
-    print(f"{a.name}: {clean_documents(a.shared, a.name, os.path.join(clean, 'docs'))} clean documents, "
-          f"{page_texts(a.shared, a.name, os.path.join(pages, 'docs'))} pages, {len(topics)} topics", flush=True)
-    for kind in (clean, pages):
+    count = clean_documents(a.shared, a.name, os.path.join(clean, "docs"), web)
+    page_count = page_texts(a.shared, a.name, os.path.join(pages, "docs")) if web else 0
+    print(f"{a.name}: {count} clean documents, {page_count} pages, {len(topics)} topics", flush=True)
+    for kind in (clean, pages) if web else (clean,):
         index(os.path.join(kind, "docs"), os.path.join(kind, "index"))
     runs = [
         ("pyserini-bm25-clean", clean, 0.9, 0.4, False),
         ("pyserini-bm25-k1.2-b0.75-clean", clean, 1.2, 0.75, False),
         ("pyserini-bm25-rm3-clean", clean, 0.9, 0.4, True),
-        ("pyserini-bm25-pagetext", pages, 0.9, 0.4, False),
     ]
+    if web:
+        runs.append(("pyserini-bm25-pagetext", pages, 0.9, 0.4, False))
     os.makedirs(a.out, exist_ok=True)
     for run_name, kind, k1, b, rm3 in runs:
         search(os.path.join(kind, "index"), topics, os.path.join(a.out, run_name + ".run"), k1, b, rm3)

@@ -541,9 +541,22 @@ pub struct EvalConfig {
     /// them); scored beside ours when present.
     #[serde(default)]
     pub peer_runs: Option<std::path::PathBuf>,
+    /// What a record may be to be a page when the collection is built (`input.accept`;
+    /// `["text"]` for a JSON Lines file of text documents); empty: the build's default.
+    #[serde(default)]
+    pub accept: Vec<crate::input::PageFormat>,
 }
 
 impl EvalConfig {
+    /// The configuration the collection is built with: the default, with `accept` if given.
+    pub fn build_config(&self) -> crate::config::Config {
+        let mut config = crate::config::Config::default();
+        if !self.accept.is_empty() {
+            config.input.accept = self.accept.clone();
+        }
+        config
+    }
+
     /// Reads a configuration and resolves its paths against the file's folder.
     pub fn from_file(path: &Path) -> Result<EvalConfig, String> {
         let text = std::fs::read_to_string(path).map_err(|e| format!("cannot read {}: {e}", path.display()))?;
