@@ -20,7 +20,7 @@
 use tantivy::Index;
 use tantivy::tokenizer::{Language, Stemmer, StopWordFilter, TextAnalyzer, Token, TokenStream, Tokenizer};
 
-use crate::text::{for_each_token, generic_stop_words};
+use crate::text::{for_each_token, generic_stop_words, is_folded};
 
 /// The name the schemas in `index-schema/` give the tokenizer.
 pub const TOKENIZER_NAME: &str = "docview";
@@ -52,31 +52,48 @@ impl Tokenizer for DocViewTokenizer {
             // The word as written, not its lower case: lower-casing can change a letter's
             // length in bytes (İ, the Kelvin sign), and the offsets are the text's.
             let word = &text[t.start..t.end];
-            if word.chars().any(is_hangul) {
-                hangul_bigrams(word, t.start, &mut push);
-            } else {
+            if !t.text.chars().any(is_hangul) {
                 push(t.text.into_owned(), t.start, t.end);
+            } else if is_folded(word) {
+                hangul_bigrams(word, t.start, None, &mut push);
+            } else {
+                // Conjoining jamo or halfwidth Hangul, composed into syllables by the fold:
+                // the bigrams are the folded word's, each with the span of the whole word as
+                // written (NFKC keeps no map from its output back to the input).
+                hangul_bigrams(&t.text, t.start, Some(t.end), &mut push);
             }
         });
         DocViewTokenStream { tokens: &mut self.tokens, next: 0 }
     }
 }
 
-/// Hangul syllables and compatibility jamo.
+/// Hangul syllables and jamo (conjoining, compatibility and their extensions): the jamo the
+/// fold cannot compose into a syllable stay Hangul.
 fn is_hangul(c: char) -> bool {
-    matches!(c as u32, 0xAC00..=0xD7A3 | 0x3130..=0x318F)
+    matches!(c as u32, 0xAC00..=0xD7A3 | 0x3130..=0x318F | 0x1100..=0x11FF | 0xA960..=0xA97F | 0xD7B0..=0xD7FF)
 }
 
 /// A word holding Hangul, as written, as the index sees it: each Hangul stretch as its
 /// overlapping bigrams (a one-syllable stretch as itself), other stretches as the shared
 /// tokenizer's terms of them (so punctuation or a combining mark that UAX #29 joined to the
-/// word is no term); `start` is the word's offset in the text. Korean attaches particles and endings to the word they follow
+/// word is no term); `start` is the word's offset in the text, and `whole_word_end`, when the
+/// word is a fold of the text rather than a span of it, where the written word ends (every
+/// token then has the written word's span). Korean attaches particles and endings to the word they follow
 /// (기준금리를, "the base rate" + object particle), so whole words would match a query only
 /// with the same particle; without a morphological dictionary, overlapping bigrams are the
 /// CJK bigram analysis of Lucene (`CJKBigramFilter`), with which a query word matches every
 /// inflected form that holds it. Keywords and fingerprints keep whole words
 /// ([`crate::text::for_each_token`]).
-fn hangul_bigrams(word: &str, start: usize, push: &mut impl FnMut(String, usize, usize)) {
+fn hangul_bigrams(
+    word: &str,
+    start: usize,
+    whole_word_end: Option<usize>,
+    push: &mut impl FnMut(String, usize, usize),
+) {
+    let mut push = |term: String, from: usize, to: usize| match whole_word_end {
+        Some(end) => push(term, start, end),
+        None => push(term, from, to),
+    };
     let mut at = 0;
     while at < word.len() {
         let hangul = word[at..].chars().next().is_some_and(is_hangul);
@@ -247,19 +264,51 @@ mod tests {
             let tokens = analyze_tokens(&mut analyzer_for(None), text);
             assert_eq!(tokens.iter().map(|t| t.text.as_str()).collect::<Vec<_>>(), terms, "{text}");
             for token in &tokens {
-                let written = &text[token.offset_from..token.offset_to];
-                assert_eq!(written.to_lowercase(), token.text, "{text}");
+                assert_eq!(written_term(text, token), token.text, "{text}");
             }
         }
     }
 
+    /// What the text at a token's span says: its lower case when it is already folded, else
+    /// its fold, of which a Hangul bigram is a part.
+    fn written_term(text: &str, token: &Token) -> String {
+        let written = &text[token.offset_from..token.offset_to];
+        if is_folded(written) {
+            written.to_lowercase()
+        } else {
+            let folded = crate::text::fold(written, true);
+            assert!(folded.contains(token.text.as_str()), "{:?} not in {folded:?}", token.text);
+            token.text.clone()
+        }
+    }
+
+    #[test]
+    fn compatibility_and_decomposed_forms_are_the_usual_terms() {
+        // Fullwidth Latin and digits, halfwidth katakana with its voicing mark, Hangul as
+        // conjoining jamo (NFD), e with a combining acute: each is the term of its usual form.
+        for (written, usual) in [
+            ("ＡＢＣ１２３", "abc123"),
+            ("ｺﾝﾋﾟｭｰﾀｰ", "コンピューター"),
+            ("\u{1100}\u{1175}\u{110C}\u{116E}\u{11AB}\u{1100}\u{1173}\u{11B7}\u{1105}\u{1175}", "기준금리"),
+            ("Caf\u{65}\u{301}", "Café"),
+        ] {
+            assert_eq!(analyze(written), analyze(usual), "{written}");
+            assert_eq!(crate::text::terms(written), crate::text::terms(usual), "{written}");
+        }
+        // The bigrams of a folded Hangul word have the written word's span.
+        let text = "\u{1100}\u{1175}\u{110C}\u{116E}\u{11AB} 서울";
+        let tokens = analyze_tokens(&mut analyzer_for(None), text);
+        assert_eq!(tokens.iter().map(|t| t.text.as_str()).collect::<Vec<_>>(), ["기준", "서울"]);
+        assert_eq!((tokens[0].offset_from, tokens[0].offset_to), (0, text.find(' ').unwrap()));
+    }
+
     proptest::proptest! {
-        /// Whatever the mix of scripts, the index's tokens are the text's lower case at their
+        /// Whatever the mix of scripts, the index's tokens are the text's terms at their
         /// offsets (char boundaries within it), begin in order, and are numbered in order; the
         /// full analyzer (stop words, stemmer) keeps offsets of the same kind.
         #[test]
         fn tokens_of_mixed_scripts_are_spans_of_the_text(
-            text in "[a-zA-Z0-9 .,'\u{130}\u{212A}\u{301}\u{200D}\u{E01}-\u{E5B}\u{E81}-\u{EDF}\u{1000}-\u{109F}\u{1780}-\u{17FF}\u{AC00}-\u{AC40}\u{D7A0}-\u{D7A3}\u{1100}-\u{1112}\u{3131}-\u{318E}\u{4E00}-\u{4E40}\u{3041}-\u{3096}\u{30A1}-\u{30FA}]{0,40}"
+            text in "[a-zA-Z0-9 .,'\u{130}\u{212A}\u{301}\u{200D}\u{E01}-\u{E5B}\u{E81}-\u{EDF}\u{1000}-\u{109F}\u{1780}-\u{17FF}\u{AC00}-\u{AC40}\u{D7A0}-\u{D7A3}\u{1100}-\u{1112}\u{1161}-\u{1175}\u{11A8}-\u{11C2}\u{3131}-\u{318E}\u{4E00}-\u{4E40}\u{3041}-\u{3096}\u{30A1}-\u{30FA}\u{FF10}-\u{FF5A}\u{FF66}-\u{FF9F}\u{FFA0}-\u{FFDC}]{0,40}"
         ) {
             let tokens = analyze_tokens(&mut TextAnalyzer::builder(DocViewTokenizer::default()).build(), &text);
             let mut previous: Option<&Token> = None;
@@ -267,10 +316,10 @@ mod tests {
                 proptest::prop_assert_eq!(token.position, i);
                 proptest::prop_assert!(token.offset_from < token.offset_to && token.offset_to <= text.len());
                 proptest::prop_assert!(text.is_char_boundary(token.offset_from) && text.is_char_boundary(token.offset_to));
-                proptest::prop_assert_eq!(&text[token.offset_from..token.offset_to].to_lowercase(), &token.text);
+                proptest::prop_assert_eq!(&written_term(&text, token), &token.text);
                 proptest::prop_assert!(token.text.chars().any(char::is_alphanumeric), "{:?}", token.text);
                 if let Some(previous) = previous {
-                    proptest::prop_assert!(previous.offset_from < token.offset_from);
+                    proptest::prop_assert!(previous.offset_from <= token.offset_from);
                     proptest::prop_assert!(previous.offset_to <= token.offset_to);
                 }
                 previous = Some(token);

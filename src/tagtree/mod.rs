@@ -160,17 +160,15 @@ impl Terms {
         self.ends.push(self.text.len());
     }
 
-    /// Adds the term of a word [`crate::text::for_each_word`] gives: its lower case when it is
-    /// `latin` (what [`crate::text::for_each_token`] gives), else the word.
+    /// Adds the term of a word [`crate::text::for_each_word`] gives: its
+    /// [`fold`](crate::text::fold), what [`crate::text::for_each_token`] gives.
     pub fn push_word(&mut self, word: &str, latin: bool) {
         let start = self.text.len();
         if latin && word.is_ascii() {
             self.text.push_str(word);
             self.text[start..].make_ascii_lowercase();
-        } else if latin && word.chars().any(char::is_uppercase) {
-            self.text.push_str(&word.to_lowercase());
         } else {
-            self.text.push_str(word);
+            self.text.push_str(&crate::text::fold(word, latin));
         }
         self.ends.push(self.text.len());
     }

@@ -5,8 +5,8 @@
 //! Tokenization: Han runs are segmented into words by jieba-rs; runs with kana (Japanese) are
 //! cut where the script changes, long kanji compounds by jieba; Thai, Lao, Khmer and Myanmar
 //! runs (no spaces between words) by ICU4X's dictionary segmenter; every other run by Unicode
-//! word boundaries (UAX #29). Tokens are lower-cased, and only tokens holding at least
-//! one letter or digit are kept, so punctuation never becomes a term.
+//! word boundaries (UAX #29). Tokens are folded to NFKC and lower-cased, and only tokens
+//! holding at least one letter or digit are kept, so punctuation never becomes a term.
 
 mod language;
 mod sentences;
@@ -16,4 +16,4 @@ mod tokenizer;
 pub use language::{Identified, bcp47_of, identify, normalize_declared, page_language};
 pub use sentences::split_sentences;
 pub use stop_words::{StopWords, generic_stop_words, language_stop_words};
-pub use tokenizer::{Token, for_each_token, for_each_word, is_cjk, load_dictionary, terms};
+pub use tokenizer::{Token, fold, for_each_token, for_each_word, is_cjk, is_folded, load_dictionary, terms};

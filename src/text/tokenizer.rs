@@ -3,6 +3,7 @@
 use std::borrow::Cow;
 use std::sync::LazyLock;
 
+use icu_normalizer::ComposingNormalizerBorrowed;
 use icu_segmenter::WordSegmenter;
 use icu_segmenter::options::WordBreakInvariantOptions;
 use jieba_rs::Jieba;
@@ -29,7 +30,7 @@ pub fn load_dictionary() {
 /// A term with its byte span in the text it came from.
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub struct Token<'a> {
-    /// The lower-cased term.
+    /// The term: the word's [`fold`].
     pub text: Cow<'a, str>,
     pub start: usize,
     pub end: usize,
@@ -87,12 +88,40 @@ fn lowercase(word: &str) -> Cow<'_, str> {
     if word.chars().any(char::is_uppercase) { Cow::Owned(word.to_lowercase()) } else { Cow::Borrowed(word) }
 }
 
-/// Calls `sink` with every term of `text`, in order.
+/// Unicode's compatibility composition (NFKC, UAX #15), with ICU's data.
+const NFKC: ComposingNormalizerBorrowed<'static> = ComposingNormalizerBorrowed::new_nfkc();
+
+/// Whether [`fold`] leaves a word as [`for_each_word`] wrote it (lower-cased when Latin): it is
+/// its own NFKC form (ASCII always is), or a word of Thai, Lao, Khmer or Myanmar, whose usual
+/// spelling NFKC would change (Thai's vowel sara am, ำ, is a compatibility character only by
+/// Unicode's history, and NFKC splits it in two) and which have no width variants to fold.
+pub fn is_folded(word: &str) -> bool {
+    word.is_ascii() || word.starts_with(is_south_east_asian) || NFKC.is_normalized(word)
+}
+
+/// The term of a word that [`for_each_word`] gives: its NFKC form, lower-cased. A word can be
+/// written in several ways that a reader takes for one: fullwidth `ＡＢＣ１２３` (common on
+/// Chinese and Japanese pages) and `ABC123`, halfwidth `ｶﾀｶﾅ` and `カタカナ`, Hangul as
+/// conjoining jamo (NFD) and as syllables, `é` as `e` with a combining acute and precomposed.
+/// NFKC maps each to one form (UAX #15; ICU's search analyzers fold with NFKC_Casefold and
+/// Lucene's CJK analysis folds width the same way), so a query typed the usual way finds them.
+/// A word already in NFKC (ASCII and nearly all text) is the term it was before: the lower
+/// case of a Latin word, the word itself in scripts without case (`latin` false).
+pub fn fold(word: &str, latin: bool) -> Cow<'_, str> {
+    if !is_folded(word) {
+        let folded = NFKC.normalize(word);
+        // A lone halfwidth voicing mark (ﾞ) folds to a combining mark, which is no term.
+        if is_term(&folded) {
+            return Cow::Owned(folded.to_lowercase());
+        }
+    }
+    if latin { lowercase(word) } else { Cow::Borrowed(word) }
+}
+
+/// Calls `sink` with every term of `text`, in order: the [`fold`] of each word, with the byte
+/// span of the word as written.
 pub fn for_each_token<'a>(text: &'a str, mut sink: impl FnMut(Token<'a>)) {
-    for_each_word(text, |word, start, latin| {
-        let text = if latin { lowercase(word) } else { Cow::Borrowed(word) };
-        sink(Token { text, start, end: start + word.len() })
-    });
+    for_each_word(text, |word, start, latin| sink(Token { text: fold(word, latin), start, end: start + word.len() }));
 }
 
 /// What [`for_each_token`] gives, the words as written: `sink` gets each word, its byte
@@ -318,12 +347,12 @@ mod tests {
 
     proptest::proptest! {
         /// Text mixing Thai, Lao, Myanmar, Khmer, Hangul, Han, kana and Latin (with letters
-        /// that change length when lower-cased and combining marks that may begin a run):
-        /// every term is the lower case of its span, the spans are on char boundaries, do not
+        /// that change length when lower-cased, combining marks that may begin a run, and
+        /// fullwidth and halfwidth forms): every term is the fold of its span, the spans are on char boundaries, do not
         /// overlap and come in order, and every term holds a letter or digit.
         #[test]
         fn terms_of_mixed_scripts_are_ordered_spans_of_the_text(
-            text in "[a-zA-Z0-9 .,'\u{130}\u{212A}\u{301}\u{200D}\u{E01}-\u{E5B}\u{E81}-\u{EDF}\u{1000}-\u{109F}\u{1780}-\u{17FF}\u{AC00}-\u{AC40}\u{1100}-\u{1112}\u{4E00}-\u{4E40}\u{3041}-\u{3096}\u{30A1}-\u{30FA}]{0,40}"
+            text in "[a-zA-Z0-9 .,'\u{130}\u{212A}\u{301}\u{200D}\u{E01}-\u{E5B}\u{E81}-\u{EDF}\u{1000}-\u{109F}\u{1780}-\u{17FF}\u{AC00}-\u{AC40}\u{1100}-\u{1112}\u{4E00}-\u{4E40}\u{3041}-\u{3096}\u{30A1}-\u{30FA}\u{FF10}-\u{FF5A}\u{FF66}-\u{FF9F}]{0,40}"
         ) {
             let mut end = 0;
             let mut result = Ok(());
@@ -334,7 +363,7 @@ mod tests {
                 result = (|| {
                     proptest::prop_assert!(end <= t.start && t.start < t.end && t.end <= text.len());
                     proptest::prop_assert!(text.is_char_boundary(t.start) && text.is_char_boundary(t.end));
-                    proptest::prop_assert_eq!(&t.text, &text[t.start..t.end].to_lowercase());
+                    proptest::prop_assert_eq!(&t.text, &fold(&text[t.start..t.end], true));
                     proptest::prop_assert!(is_term(&t.text), "{:?}", t.text);
                     Ok(())
                 })();
@@ -416,6 +445,21 @@ mod tests {
             assert!(!original.is_empty());
         }
         assert!(spans.iter().any(|(t, _)| t == "价格"));
+    }
+
+    #[test]
+    fn words_already_in_nfkc_are_as_written_and_others_are_folded() {
+        // Already NFKC: the old terms, borrowed when there is no upper case.
+        assert!(matches!(fold("北京", false), Cow::Borrowed(_)));
+        assert!(matches!(fold("café", true), Cow::Borrowed(_)));
+        assert_eq!(fold("Straße", true), "straße");
+        assert_eq!(fold("İstanbul", true), "i\u{307}stanbul");
+        // Compatibility and decomposed forms.
+        assert_eq!(fold("ＡＢＣ１２３", true), "abc123");
+        assert_eq!(fold("ﬁle", true), "file");
+        assert_eq!(fold("ｶﾞｲﾄﾞ", true), "ガイド");
+        assert_eq!(fold("cafe\u{301}", true), "café");
+        assert_eq!(terms("价格２０２４年ＡＰＰ"), terms("价格2024年APP"));
     }
 
     #[test]
