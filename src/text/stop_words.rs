@@ -10,10 +10,12 @@
 //! The indexes use Snowball's narrow lists instead (see `index::analyzer`): a query for a
 //! common noun must find it.
 
+use std::borrow::Cow;
 use std::collections::{HashMap, HashSet};
 use std::sync::{Arc, LazyLock};
 
 use fnv::FnvHashSet;
+use icu_normalizer::DecomposingNormalizerBorrowed;
 
 /// The lists are looked up once per term of every page: FNV hashes a short word in a few steps, where the
 /// standard library's DoS-resistant SipHash takes several times as long (the list is ours, not
@@ -36,9 +38,31 @@ pub fn generic_stop_words() -> &'static FnvHashSet<&'static str> {
 static BY_LANGUAGE: LazyLock<HashMap<&'static str, FnvHashSet<String>>> = LazyLock::new(|| {
     stop_words::available_languages()
         .iter()
-        .filter_map(|&code| Some((code, stop_words::lookup(code)?.iter().map(|w| w.to_lowercase()).collect())))
+        .filter_map(|&code| {
+            let words = stop_words::lookup(code)?.iter().map(|w| w.to_lowercase());
+            Some((
+                code,
+                if code == "el" { words.map(|w| unaccented_greek(&w).into_owned()).collect() } else { words.collect() },
+            ))
+        })
         .collect()
 });
+
+/// A Greek word without its accents and with the final sigma as σ: the form of the Greek
+/// stop lists (Stopwords ISO's and Snowball's write `οτι`, `αλλα`, `αυτεσ`), as the Snowball
+/// Greek stemmer also reads words (it removes the tonos and the diaeresis first), so that `ότι`
+/// and `αυτές` as a page writes them are found in the list.
+fn unaccented_greek(word: &str) -> Cow<'_, str> {
+    let accent = |c: char| matches!(c as u32, 0x0300..=0x036F);
+    if NFD.is_normalized(word) && !word.chars().any(|c| c == 'ς' || accent(c)) {
+        return Cow::Borrowed(word);
+    }
+    let decomposed = NFD.normalize(word);
+    Cow::Owned(decomposed.chars().filter(|&c| !accent(c)).map(|c| if c == 'ς' { 'σ' } else { c }).collect())
+}
+
+/// Unicode's canonical decomposition (NFD), which separates the accents of [`unaccented_greek`].
+const NFD: DecomposingNormalizerBorrowed<'static> = DecomposingNormalizerBorrowed::new_nfd();
 
 /// The stop list of a language (a BCP 47 primary subtag), beyond the generic lists; `None`
 /// for English and Chinese (the generic lists are theirs) and for languages without a list.
@@ -61,6 +85,11 @@ pub struct StopWords {
     /// The page is Japanese: a term written in hiragana alone is a particle, an auxiliary or
     /// an inflection (the tokenizer cuts Japanese where the script changes), not a topic.
     hiragana_is_grammar: bool,
+    /// The page is Greek: its list holds words without accents ([`unaccented_greek`]).
+    greek: bool,
+    /// The page is Korean: a word-final particle is dropped from a keyword
+    /// ([`korean_stem`]).
+    korean: bool,
 }
 
 impl StopWords {
@@ -108,6 +137,8 @@ impl StopWords {
             learned: Arc::clone(&self.learned),
             language: lang.and_then(language_stop_words),
             hiragana_is_grammar: lang == Some("ja"),
+            greek: lang == Some("el"),
+            korean: lang == Some("ko"),
         }
     }
 
@@ -116,10 +147,7 @@ impl StopWords {
     /// treated as stop words too: they never make good keywords. A single Han ideograph can
     /// be a word ("猫") and is kept.
     pub fn is_stop(&self, term: &str) -> bool {
-        if GENERIC.contains(term)
-            || self.learned.contains(term)
-            || self.language.is_some_and(|list| list.contains(term))
-        {
+        if GENERIC.contains(term) || self.learned.contains(term) || self.in_language_list(term) {
             return true;
         }
         let mut chars = term.chars();
@@ -129,10 +157,17 @@ impl StopWords {
         single_letter || hiragana || term.chars().all(|c| c.is_ascii_digit() || c == '.' || c == ',')
     }
 
+    /// Whether the list of the page's language holds `term`.
+    fn in_language_list(&self, term: &str) -> bool {
+        let Some(list) = self.language else { return false };
+        if self.greek { list.contains(unaccented_greek(term).as_ref()) } else { list.contains(term) }
+    }
+
     /// The term a keyword or fingerprint counts for `term`, or `None` for a stop word. An
     /// elided article or preposition of the page's language is dropped first
     /// (`l'association` → `association`, `dell'alba` → `alba`): UAX #29 keeps the apostrophe
-    /// inside the word, and the elided part is a function word of the language.
+    /// inside the word, and the elided part is a function word of the language. On a Korean
+    /// page a word-final particle is dropped (`기준금리를` → `기준금리`, [`korean_stem`]).
     pub fn content_term<'t>(&self, term: &'t str) -> Option<&'t str> {
         if self.is_stop(term) {
             return None;
@@ -144,6 +179,7 @@ impl StopWords {
             }
             _ => term,
         };
+        let term = if self.korean { korean_stem(term) } else { term };
         (!term.is_empty() && !self.is_stop(term)).then_some(term)
     }
 
@@ -153,6 +189,124 @@ impl StopWords {
         terms.sort_unstable();
         terms
     }
+}
+
+/// What the syllable before a Korean particle must end in: particles with two forms take one
+/// after a final consonant (받침) and the other after a vowel.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+enum After {
+    Consonant,
+    Vowel,
+    /// 로 and its compounds: after a vowel or a final ㄹ (서울로, 집으로).
+    VowelOrRieul,
+    Any,
+}
+
+/// Korean's particles (조사), a closed class: the case particles (subject 이/가 and honorific
+/// 께서, object 을/를, genitive 의, locative and dative 에, 에서, 에게, 한테, 께,
+/// instrumental and directional 으로/로, its "as" 으로서/로서 and "by means of" 으로써/로써,
+/// comitative 와/과 and 하고, comparative 보다, 처럼), the delimiters (topic 은/는, 도, 만,
+/// 까지, 부터, 조차, 마저, 마다, 밖에, 이나/나) and their common stacks (에서는, 에게도,
+/// 으로의, 과의 …), with the allomorph each takes after a consonant or a vowel. Source: Ho-min
+/// Sohn, *The Korean Language* (Cambridge University Press, 1999), the chapter on particles,
+/// and the National Institute of Korean Language's *Standard Korean Language Dictionary*
+/// entries for each particle; the split into case particles and delimiters is the Sejong
+/// corpus tag set's (JK*, JX, JC), which Lucene's Nori analyzer also uses.
+const KOREAN_PARTICLES: &[(&str, After)] = &[
+    ("이", After::Consonant),
+    ("가", After::Vowel),
+    ("께서", After::Any),
+    ("을", After::Consonant),
+    ("를", After::Vowel),
+    ("의", After::Any),
+    ("에", After::Any),
+    ("에서", After::Any),
+    ("에게", After::Any),
+    ("에게서", After::Any),
+    ("한테", After::Any),
+    ("께", After::Any),
+    ("으로", After::Consonant),
+    ("로", After::VowelOrRieul),
+    ("으로서", After::Consonant),
+    ("로서", After::VowelOrRieul),
+    ("으로써", After::Consonant),
+    ("로써", After::VowelOrRieul),
+    ("과", After::Consonant),
+    ("와", After::Vowel),
+    ("하고", After::Any),
+    ("보다", After::Any),
+    ("처럼", After::Any),
+    ("은", After::Consonant),
+    ("는", After::Vowel),
+    ("도", After::Any),
+    ("만", After::Any),
+    ("까지", After::Any),
+    ("부터", After::Any),
+    ("조차", After::Any),
+    ("마저", After::Any),
+    ("마다", After::Any),
+    ("밖에", After::Any),
+    ("이나", After::Consonant),
+    ("나", After::Vowel),
+    ("에서는", After::Any),
+    ("에서도", After::Any),
+    ("에서의", After::Any),
+    ("에서만", After::Any),
+    ("에는", After::Any),
+    ("에도", After::Any),
+    ("에만", After::Any),
+    ("에의", After::Any),
+    ("에게는", After::Any),
+    ("에게도", After::Any),
+    ("으로는", After::Consonant),
+    ("로는", After::VowelOrRieul),
+    ("으로도", After::Consonant),
+    ("로도", After::VowelOrRieul),
+    ("으로의", After::Consonant),
+    ("로의", After::VowelOrRieul),
+    ("과의", After::Consonant),
+    ("와의", After::Vowel),
+    ("과는", After::Consonant),
+    ("와는", After::Vowel),
+    ("까지는", After::Any),
+    ("까지도", After::Any),
+    ("까지의", After::Any),
+    ("부터는", After::Any),
+    ("만을", After::Any),
+    ("만의", After::Any),
+    ("만이", After::Any),
+    ("보다는", After::Any),
+];
+
+/// A Korean word without its final particle: the longest particle of [`KOREAN_PARTICLES`]
+/// that ends the word, whose form fits the syllable before it (a final consonant or not),
+/// and that leaves at least two syllables (a one-syllable stem is more often a word that
+/// merely ends in a particle's syllable, 국가, 회의, than a particle on a one-syllable
+/// noun). Words that are not Hangul are returned as they are.
+pub fn korean_stem(word: &str) -> &str {
+    let syllable_final = |c: char| match c as u32 {
+        code @ 0xAC00..=0xD7A3 => Some((code - 0xAC00) % 28),
+        _ => None,
+    };
+    let mut best: Option<&str> = None;
+    for &(particle, after) in KOREAN_PARTICLES {
+        let Some(stem) = word.strip_suffix(particle) else { continue };
+        if best.is_some_and(|b| b.len() <= stem.len()) || stem.chars().count() < 2 {
+            continue;
+        }
+        let Some(last) = stem.chars().last().and_then(syllable_final) else { continue };
+        // Final consonant index 8 is ㄹ (Unicode's Hangul syllable composition, §3.12).
+        let fits = match after {
+            After::Consonant => last != 0,
+            After::Vowel => last == 0,
+            After::VowelOrRieul => last == 0 || last == 8,
+            After::Any => true,
+        };
+        if fits && stem.chars().all(|c| syllable_final(c).is_some()) {
+            best = Some(stem);
+        }
+    }
+    best.unwrap_or(word)
 }
 
 /// Han ideographs: the CJK characters that are not kana.
@@ -208,6 +362,46 @@ mod tests {
         // English has no elision: the generic lists alone never strip.
         assert_eq!(StopWords::generic().content_term("o'clock"), Some("o'clock"));
         assert_eq!(french.content_term("abeilles"), Some("abeilles"));
+    }
+
+    #[test]
+    fn greek_words_are_looked_up_without_their_accents() {
+        let greek = StopWords::generic().for_language(Some("el"));
+        // "that", "but", "these" (feminine, with a final sigma), as a page writes them.
+        for word in ["ότι", "αλλά", "αυτές", "οτι"] {
+            assert!(greek.is_stop(word), "{word}");
+        }
+        assert!(!greek.is_stop("μουσείο") && !greek.is_stop("ελιά"));
+        assert_eq!(unaccented_greek("αυτές"), "αυτεσ");
+        assert!(matches!(unaccented_greek("μουσειο"), Cow::Borrowed(_)));
+    }
+
+    #[test]
+    fn korean_keywords_lose_their_final_particle() {
+        // Written for these tests: the base rate (object), the exchange rate (genitive),
+        // household debt (subject), in Seoul (locative), to Busan (directional after a vowel),
+        // from the central bank (source + topic).
+        for (word, stem) in [
+            ("기준금리를", "기준금리"),
+            ("환율의", "환율"),
+            ("가계부채가", "가계부채"),
+            ("서울에서", "서울"),
+            ("부산으로", "부산"),
+            ("서울로", "서울"),
+            ("중앙은행에서는", "중앙은행"),
+            ("정부와", "정부"),
+            ("시장과", "시장"),
+        ] {
+            assert_eq!(korean_stem(word), stem, "{word}");
+        }
+        // A one-syllable stem is left (국가 "nation", 회의 "meeting"); a particle's form must
+        // fit the syllable before it (전문가 "expert": 가 follows only a vowel); not Hangul.
+        for word in ["국가", "회의", "전문가", "은행", "abc를", "서울"] {
+            assert_eq!(korean_stem(word), word);
+        }
+        let korean = StopWords::generic().for_language(Some("ko"));
+        assert_eq!(korean.content_term("기준금리를"), Some("기준금리"));
+        assert_eq!(StopWords::generic().content_term("기준금리를"), Some("기준금리를"));
     }
 
     #[test]
