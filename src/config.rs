@@ -635,6 +635,11 @@ pub struct BlocksConfig {
     /// Pages with fewer terms than this are left as the `docview` cleaner judges them: the
     /// model has no support there (the training pages are longer but for a handful).
     pub min_page_terms: usize,
+    /// A kept block of at least this many terms is dropped when an earlier kept block of the
+    /// page has the same text (a page that renders its text twice: a copy for narrow screens,
+    /// a tab or print version); 0: the rule off. Chosen on the training folds
+    /// (`eval train-blocks --grid`).
+    pub repeat_min_terms: usize,
     /// Training labels: a block is content when at least this share of its tokens are in the
     /// page's gold text (bag intersection, the tokens of `eval clean`).
     pub label_min_gold_share: f64,
@@ -665,6 +670,7 @@ impl Default for BlocksConfig {
             model: String::new(),
             min_probability: None,
             min_page_terms: 100,
+            repeat_min_terms: 0,
             label_min_gold_share: 0.5,
             vocabulary_size: 48,
             trees: 150,

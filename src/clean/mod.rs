@@ -292,7 +292,15 @@ impl Cleaner {
                 let kept = match &self.block_model {
                     Some(classifier) if block_classifier::has_support(tree, config.blocks.min_page_terms) => {
                         let threshold = config.blocks.min_probability.unwrap_or(classifier.model.threshold);
-                        let kept = clean_blocks(tree, seen, weights, &docview, classifier, threshold);
+                        let kept = clean_blocks(
+                            tree,
+                            seen,
+                            weights,
+                            &docview,
+                            classifier,
+                            threshold,
+                            config.blocks.repeat_min_terms,
+                        );
                         // The template is noise for the classifier too, as for the root search:
                         // the model was trained on pages alone and never saw this evidence (a
                         // template block reads to it as any margin block it may take back),

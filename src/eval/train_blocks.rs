@@ -51,8 +51,8 @@ use super::clean::{CleanEvalError, GoldSet, PageScore, aggregate, for_each_score
 use super::clean_report::{CrossValidatedF1, GoldSetConfig};
 use super::tune_cleaner::fold_of;
 use crate::clean::block_classifier::{
-    BlockModel, CONTEXT_FEATURES, SecondStage, Tree, block_features, blocks, context_features, feature_names,
-    is_bare_headline, probability, vocabulary_word,
+    BlockModel, CONTEXT_FEATURES, SecondStage, Tree, block_features, blocks, context_features, drop_repeated,
+    feature_names, first_copies, is_bare_headline, probability, vocabulary_word,
 };
 use crate::clean::{BlockWeights, CleanerKind, Layout, TopicContent, block_weights, clean_page, site_of};
 use crate::config::{BlockLabels, BlocksConfig, Config, ExampleWeight};
@@ -91,6 +91,10 @@ struct BlockPage {
     example_weight: ExampleWeight,
     /// Aligned labels were asked but the page was too large to align: trigram labels.
     alignment_skipped: bool,
+    /// Per block, the first block with the same own terms (`first_copies` at one term).
+    copies: Vec<Option<usize>>,
+    /// `[blocks] repeat_min_terms`: the cleaner's repeated-text rule, applied when scoring.
+    repeat_min_terms: usize,
 }
 
 impl BlockPage {
@@ -180,6 +184,7 @@ impl BlockPage {
             .filter(|w| vocabulary_word(w))
             .map(str::to_string)
             .collect();
+        let copies = first_copies(&tree, &ids, 1);
         BlockPage {
             set,
             stem: stem.to_string(),
@@ -198,6 +203,8 @@ impl BlockPage {
             hint_words,
             example_weight: config.blocks.example_weight,
             alignment_skipped: config.blocks.labels == BlockLabels::Aligned && aligned.is_none(),
+            copies,
+            repeat_min_terms: config.blocks.repeat_min_terms,
         }
     }
 
@@ -205,13 +212,31 @@ impl BlockPage {
         block_features(&self.tree, &self.layout, &self.weights, &self.docview, vocabulary, &self.blocks)
     }
 
-    /// The page's score when the blocks with `probability` at least `threshold` are kept.
+    /// The blocks `copies` groups by their text for the repeated-text rule at `min_terms`
+    /// (judged blocks only, as the cleaner applies it).
+    fn copies_at(&self, min_terms: usize) -> Vec<Option<usize>> {
+        (0..self.blocks.len())
+            .map(|b| {
+                self.copies[b]
+                    .filter(|_| !self.bare_headline[b] && self.tree.nodes[self.blocks[b]].terms.len() >= min_terms)
+            })
+            .collect()
+    }
+
+    /// The page's score when the blocks with `probability` at least `threshold` are kept
+    /// (and the repeated-text rule applied, when `[blocks] repeat_min_terms` asks).
     fn score(&self, probability: &[f64], threshold: f64) -> PageScore {
+        let mut keep: Vec<bool> = (0..self.bags.len())
+            .map(
+                |b| if self.bare_headline[b] { self.docview.keep[self.blocks[b]] } else { probability[b] >= threshold },
+            )
+            .collect();
+        if self.repeat_min_terms > 0 {
+            drop_repeated(&self.copies_at(self.repeat_min_terms), &mut keep);
+        }
         let mut output = vec![0u32; self.gold.len()];
         for (b, bag) in self.bags.iter().enumerate() {
-            let keep =
-                if self.bare_headline[b] { self.docview.keep[self.blocks[b]] } else { probability[b] >= threshold };
-            if keep {
+            if keep[b] {
                 for &(token, count) in bag {
                     output[token as usize] += count;
                 }
@@ -1096,7 +1121,7 @@ mod tests {
         let weights = block_weights(&tree, &config.block_weight);
         let docview = clean_page(&tree, &layout, &weights, CleanerKind::DocView, &config);
         let classifier = BlockClassifier::new(loaded);
-        let content = clean_blocks(&tree, &layout, &weights, &docview, &classifier, model.threshold);
+        let content = clean_blocks(&tree, &layout, &weights, &docview, &classifier, model.threshold, 0);
         let text = content.text(&tree);
         assert!(text.contains("farmers of the valley"), "{text}");
         assert!(!text.contains("Copyright"), "{text}");

@@ -43,6 +43,37 @@ pub fn has_support(tree: &TagTree, min_page_terms: usize) -> bool {
     tree.nodes[TagTree::ROOT].subtree.terms >= min_page_terms
 }
 
+/// Per block of `blocks`, the first block of the page whose own terms are the same sequence
+/// (itself when it is the first), for blocks of at least `min_terms` terms; `None` for
+/// shorter ones. A page that renders its text twice (a copy for narrow screens, a tab or
+/// print version, a carousel's cloned slides) has every block of the copy labelled content,
+/// since its text is in the gold, and alike features: no model over single blocks tells the
+/// copy from the first, while the gold and a reader's text hold it once.
+pub fn first_copies(tree: &TagTree, blocks: &[NodeId], min_terms: usize) -> Vec<Option<usize>> {
+    let mut first: std::collections::HashMap<Vec<&str>, usize> = std::collections::HashMap::new();
+    blocks
+        .iter()
+        .enumerate()
+        .map(|(b, &id)| {
+            let terms = &tree.nodes[id].terms;
+            (terms.len() >= min_terms.max(1)).then(|| *first.entry(terms.into_iter().collect()).or_insert(b))
+        })
+        .collect()
+}
+
+/// Drops from `keep` every block whose text (`first_copies`) an earlier kept block already
+/// holds, so that the topic content holds each repeated text once.
+pub fn drop_repeated(copies: &[Option<usize>], keep: &mut [bool]) {
+    let mut held = std::collections::HashSet::new();
+    for (b, copy) in copies.iter().enumerate() {
+        if let Some(first) = copy.filter(|_| keep[b])
+            && !held.insert(first)
+        {
+            keep[b] = false;
+        }
+    }
+}
+
 /// A block model ready to judge pages: the model and its trees (and its second stage's, when
 /// stacked) laid out for prediction.
 #[derive(Debug, Clone)]
@@ -94,6 +125,7 @@ pub fn clean_blocks(
     docview: &TopicContent,
     classifier: &BlockClassifier,
     threshold: f64,
+    repeat_min_terms: usize,
 ) -> TopicContent {
     let ids = blocks(tree);
     let page = PageFeatures::new(tree, layout, weights, docview, &classifier.model.vocabulary, &ids);
@@ -136,16 +168,24 @@ pub fn clean_blocks(
         }
     };
     let mut judgements = judged.iter().zip(&log_odds).peekable();
-    let mut kept: Vec<NodeId> = Vec::with_capacity(ids.len());
+    let mut keep: Vec<bool> = Vec::with_capacity(ids.len());
+    let mut is_judged: Vec<bool> = Vec::with_capacity(ids.len());
     for (b, &id) in ids.iter().enumerate() {
-        let keep = match judgements.next_if(|&(&j, _)| j == b) {
+        let judgement = judgements.next_if(|&(&j, _)| j == b);
+        is_judged.push(judgement.is_some());
+        keep.push(match judgement {
             Some((_, &log_odds)) => model::probability(log_odds) >= threshold,
             None => docview.keep[id],
-        };
-        if keep {
-            kept.push(id);
-        }
+        });
     }
+    if repeat_min_terms > 0 {
+        let mut copies = first_copies(tree, &ids, repeat_min_terms);
+        for (copy, &judged) in copies.iter_mut().zip(&is_judged) {
+            *copy = copy.filter(|_| judged);
+        }
+        drop_repeated(&copies, &mut keep);
+    }
+    let mut kept: Vec<NodeId> = ids.iter().zip(&keep).filter(|&(_, &k)| k).map(|(&id, _)| id).collect();
     // Blocks without terms (pictures of a gallery) stay as `docview` decided: the labels are
     // text, and nothing was learned about them.
     kept.extend(docview.nodes.iter().copied().filter(|&id| tree.nodes[id].own.terms == 0));
@@ -185,6 +225,36 @@ mod tests {
         though it reads like the story's own paragraphs.</p></div></body></html>";
 
     #[test]
+    fn repeated_text_is_kept_once_and_short_repeats_stay() {
+        let text = "The terns came back to the bay this spring after ten years away";
+        let html = format!(
+            "<html><body><div><p>{text}</p><p>Share this</p></div>\
+             <div class=copy><p>{text}</p><p>Share this</p><p>Only here, in the second part.</p></div></body></html>"
+        );
+        let tree = TagTree::with_default_config(&html);
+        let ids = blocks(&tree);
+        assert_eq!(ids.len(), 5);
+        let copies = first_copies(&tree, &ids, 3);
+        assert_eq!(copies, vec![Some(0), None, Some(0), None, Some(4)]);
+        let mut keep = vec![true; 5];
+        drop_repeated(&copies, &mut keep);
+        assert_eq!(keep, vec![true, true, false, true, true]);
+        // When the first copy is not kept, the second holds the text.
+        let mut keep = vec![false, true, true, true, true];
+        drop_repeated(&copies, &mut keep);
+        assert_eq!(keep, vec![false, true, true, true, true]);
+        // The cleaner: a model keeping every block with terms keeps the copy only with the rule off.
+        let config = Config::default();
+        let layout = Layout::of(&tree, &config.layout);
+        let weights = block_weights(&tree, &config.block_weight);
+        let docview = clean_page(&tree, &layout, &weights, CleanerKind::DocView, &config);
+        let every = BlockClassifier::new(stump("log_terms", 0.0, true));
+        let kept = |min| clean_blocks(&tree, &layout, &weights, &docview, &every, 0.5, min).nodes;
+        assert!(kept(0).contains(&ids[2]));
+        assert!(!kept(3).contains(&ids[2]) && kept(3).contains(&ids[0]) && kept(3).contains(&ids[3]));
+    }
+
+    #[test]
     fn a_model_that_copies_docview_keeps_what_docview_keeps() {
         let config = Config::default();
         let tree = TagTree::with_default_config(PAGE);
@@ -198,6 +268,7 @@ mod tests {
             &docview,
             &BlockClassifier::new(stump("docview_kept", 0.5, true)),
             0.5,
+            0,
         );
         assert_eq!(content.nodes, docview.nodes);
         assert_eq!(content.page_type, docview.page_type);
@@ -212,7 +283,7 @@ mod tests {
         let docview = clean_page(&tree, &layout, &weights, CleanerKind::DocView, &config);
         let one_stage = stump("link_density", 0.5, false);
         let clean = |model: BlockModel| {
-            clean_blocks(&tree, &layout, &weights, &docview, &BlockClassifier::new(model), 0.5).nodes
+            clean_blocks(&tree, &layout, &weights, &docview, &BlockClassifier::new(model), 0.5, 0).nodes
         };
         let expected = clean(one_stage.clone());
         // A second stage that splits on the first stage's own probability at 0.5.
@@ -271,6 +342,7 @@ mod tests {
             &docview,
             &BlockClassifier::new(stump("link_density", 0.5, false)),
             0.5,
+            0,
         );
         let text = content.text(&tree);
         assert!(text.contains("terns came back") && text.contains("Another region"), "{text}");

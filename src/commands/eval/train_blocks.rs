@@ -42,7 +42,8 @@ pub struct EvalTrainBlocksArgs {
     pub third_stage: bool,
     /// With --grid: also write the first stage's out-of-fold result at the [blocks] settings
     /// into DIR (pages.tsv: per page precision and recall; blocks.tsv: per block label,
-    /// probability, tag, class/id and text), for error analysis on the training pages.
+    /// probability, tag, class/id and text), for error analysis on the training pages; with
+    /// --stacking also the second stage's (stacked-pages.tsv, stacked-blocks.tsv).
     #[arg(long, value_name = "DIR", requires = "grid")]
     pub dump_out_of_fold: Option<PathBuf>,
 }

@@ -22,12 +22,14 @@
 //!   cleaner would read a new page.
 //! - Sequence decisions: on the first stage's and the stacked stage's out-of-fold
 //!   probabilities, a Viterbi pass over the blocks in document order (Web2Text, Vogels et al.
-//!   2018) and a gap rule, each fold's parameters and transitions chosen on the other folds.
+//!   2018) and a gap rule, each fold's parameters and transitions chosen on the other folds;
+//!   and the repeated-text rule ([`drop_repeated`]: a block whose text an earlier kept block
+//!   holds is dropped), at each least length and with the length chosen on the other folds.
 
 use super::*;
 use std::path::PathBuf;
 
-use crate::clean::block_classifier::{CONTEXT_FEATURES, context_features};
+use crate::clean::block_classifier::{CONTEXT_FEATURES, context_features, drop_repeated};
 
 /// One setting of the learner the grid tries.
 #[derive(Debug, Clone, Copy, PartialEq, Serialize)]
@@ -92,7 +94,8 @@ pub struct GridSpec {
     pub third_stage: bool,
     /// Write the first stage's out-of-fold result at the `[blocks]` settings here, for error
     /// analysis: `pages.tsv` (per page: tokens, precision, recall at its fold's threshold) and
-    /// `blocks.tsv` (per block: label, probability, tokens, tag, class/id, text).
+    /// `blocks.tsv` (per block: label, probability, tokens, tag, class/id, text); with
+    /// `stacking`, the second stage's as `stacked-pages.tsv` and `stacked-blocks.tsv`.
     pub dump: Option<PathBuf>,
 }
 
@@ -382,7 +385,7 @@ pub fn grid_blocks(
     }
     if let (Some(stage1), Some(dir)) = (&base_out_of_fold, &spec.dump) {
         let thresholds = thresholds_from_other_folds(&pages, stage1, folds, n_sets);
-        dump_out_of_fold(dir, &names, &pages, stage1, &thresholds)?;
+        dump_out_of_fold(dir, "", &names, &pages, stage1, &thresholds)?;
         progress(&format!("out-of-fold pages and blocks written to {}", dir.display()));
     }
     if let Some(stage1) = &base_out_of_fold {
@@ -398,6 +401,7 @@ pub fn grid_blocks(
             &outer_vocabulary,
             stage1,
             spec.third_stage,
+            spec.dump.as_deref().map(|dir| (dir, names.as_slice())),
             &progress,
         )?);
     }
@@ -410,9 +414,11 @@ pub fn grid_blocks(
     })
 }
 
-/// Writes `pages.tsv` and `blocks.tsv` of [`GridSpec::dump`] into `dir`.
+/// Writes `pages.tsv` and `blocks.tsv` of [`GridSpec::dump`] into `dir`, their names after
+/// `prefix`.
 fn dump_out_of_fold(
     dir: &Path,
+    prefix: &str,
     names: &[String],
     pages: &[BlockPage],
     probability: &[Vec<f64>],
@@ -465,7 +471,7 @@ fn dump_out_of_fold(
         }
     }
     for (file, text) in [("pages.tsv", page_lines), ("blocks.tsv", block_lines)] {
-        let path = dir.join(file);
+        let path = dir.join(format!("{prefix}{file}"));
         std::fs::write(&path, text).map_err(|e| error(&path, e.to_string()))?;
     }
     Ok(())
@@ -483,6 +489,7 @@ fn stack(
     outer_vocabulary: &[Vec<String>],
     stage1: Vec<Vec<f64>>,
     third_stage: bool,
+    dump: Option<(&Path, &[String])>,
     progress: &impl Fn(&str),
 ) -> Result<Vec<GridRow>, CleanEvalError> {
     let folds = config.blocks.folds;
@@ -545,6 +552,10 @@ fn stack(
         progress(&format!("stacking: second stage without fold {f} fitted"));
     }
     let thresholds = thresholds_from_other_folds(pages, &stage2, folds, n_sets);
+    if let Some((dir, names)) = dump {
+        dump_out_of_fold(dir, "stacked-", names, pages, &stage2, &thresholds)?;
+        progress(&format!("stacked out-of-fold pages and blocks written to {}", dir.display()));
+    }
     rows.push(row_of(
         format!("stacked: {} + context of the first stage", setting.name(learner.trees)),
         pages,
@@ -643,7 +654,13 @@ enum Decision {
     /// Kept at `threshold`, and a block at `low` or more between two blocks kept so (in the
     /// chain; under the same parent when `same_parent`).
     Gap { threshold: f64, low: f64, same_parent: bool },
+    /// Kept at `threshold`, then a block of at least `min_terms` terms dropped when an earlier
+    /// kept block has the same text ([`drop_repeated`]).
+    Repeats { threshold: f64, min_terms: usize },
 }
+
+/// The repeated-text rule's least terms tried (0: the rule off).
+const REPEAT_MIN_TERMS: &[usize] = &[0, 3, 5, 10, 20, 40];
 
 /// The page's blocks kept under `decision` (1.0 kept, 0.0 not), for [`BlockPage::score`] at 0.5.
 fn decide(page: &BlockPage, probability: &[f64], decision: Decision, log_t: &[[f64; 2]; 2]) -> Vec<f64> {
@@ -678,6 +695,14 @@ fn decide(page: &BlockPage, probability: &[f64], decision: Decision, log_t: &[[f
                 if k > 0 {
                     state = back[k - 1][state];
                 }
+            }
+        }
+        Decision::Repeats { threshold, min_terms } => {
+            let copies = page.copies_at(min_terms);
+            let mut kept: Vec<bool> = probability.iter().map(|&p| p >= threshold).collect();
+            drop_repeated(&copies, &mut kept);
+            for (slot, k) in keep.iter_mut().zip(kept) {
+                *slot = f64::from(u8::from(k));
             }
         }
         Decision::Gap { threshold, low, same_parent } => {
@@ -744,7 +769,11 @@ fn sequence_rows(
             })
             .collect()
     };
-    let families: Vec<(String, Vec<Decision>)> = vec![
+    let repeats = |min: usize| -> Vec<Decision> {
+        let min_terms = if min == 0 { usize::MAX } else { min };
+        THRESHOLDS.iter().map(|&threshold| Decision::Repeats { threshold, min_terms }).collect()
+    };
+    let mut families: Vec<(String, Vec<Decision>)> = vec![
         (
             format!("{stage} + Viterbi (transitions and weight {weights:?} from the other folds)"),
             THRESHOLDS
@@ -757,7 +786,16 @@ fn sequence_rows(
             gap_rules(&lows, false),
         ),
         (format!("{stage} + gap rule, same parent"), gap_rules(&lows, true)),
+        (
+            format!("{stage} + repeated text dropped (min terms in {REPEAT_MIN_TERMS:?}, 0 off)"),
+            REPEAT_MIN_TERMS.iter().flat_map(|&min| repeats(min)).collect(),
+        ),
     ];
+    families.extend(
+        REPEAT_MIN_TERMS[1..]
+            .iter()
+            .map(|&min| (format!("{stage} + repeated text of {min} or more terms dropped"), repeats(min))),
+    );
     let mut rows = Vec::new();
     for (name, candidates) in families {
         let mut kept: Vec<Vec<f64>> = vec![Vec::new(); pages.len()];
@@ -887,13 +925,13 @@ mod tests {
         // The [blocks] setting first (added for the stacked variant), both tree counts of each
         // setting, then train-blocks' rule and the stacked variant.
         // The sequence decisions follow the first stage's rows and the stacked row.
-        assert_eq!(variants.len(), 13, "{variants:?}");
+        assert_eq!(variants.len(), 25, "{variants:?}");
         assert!(variants[0].starts_with("2 trees, depth 5") && variants[2].starts_with("2 trees, depth 3"));
-        assert!(variants[4..7].iter().all(|v| v.starts_with("first stage + ")), "{variants:?}");
-        let (stacked, rest) = (&report.rows[7..], &variants[7..]);
+        assert!(variants[4..13].iter().all(|v| v.starts_with("first stage + ")), "{variants:?}");
+        let (stacked, rest) = (&report.rows[13..], &variants[13..]);
         assert!(rest[0].contains("train-blocks' inner model") && rest[1].starts_with("stacked:"));
-        assert!(rest[2..5].iter().all(|v| v.starts_with("stacked + ")), "{variants:?}");
-        assert!(rest[5].starts_with("third stage:"), "{variants:?}");
+        assert!(rest[2..11].iter().all(|v| v.starts_with("stacked + ")), "{variants:?}");
+        assert!(rest[11].starts_with("third stage:"), "{variants:?}");
         // The same folds, examples, vocabularies and learner: train-blocks' figure, exactly.
         assert_eq!(stacked[0].f1, trained.cross_validated_f1);
         assert_eq!(stacked[0].thresholds, trained.fold_results.iter().map(|f| f.threshold).collect::<Vec<_>>());
@@ -906,5 +944,7 @@ mod tests {
         let blocks = std::fs::read_to_string(dir.path().join("dump/blocks.tsv")).unwrap();
         assert_eq!(pages.lines().count(), 1 + report.set_pages.iter().sum::<usize>(), "{pages}");
         assert!(blocks.lines().count() > pages.lines().count(), "{blocks}");
+        let stacked = std::fs::read_to_string(dir.path().join("dump/stacked-pages.tsv")).unwrap();
+        assert_eq!(stacked.lines().count(), pages.lines().count(), "{stacked}");
     }
 }
