@@ -46,8 +46,9 @@ pub struct SearchArgs {
 #[derive(Args)]
 pub struct SearchTuning {
     /// Expand the query by pseudo-relevance feedback (RM3): the words of the top pages'
-    /// DocView records (title, keywords, abstract) join the query, weighted by a relevance
-    /// model; the number of pages and terms and the original query's weight are settings,
+    /// DocView records (title, keywords, abstract), or of their whole topic content
+    /// (`feedback.words_from`), join the query, weighted by a relevance model; the number of
+    /// pages and terms and the original query's weight are settings,
     /// and so is whether the expanded ranking is kept only when its top pages are as clear as
     /// the original's. The tiered search (the default) does unless --no-feedback; this asks
     /// it of --index abstract or fulltext too.

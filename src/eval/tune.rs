@@ -29,7 +29,7 @@ use serde::Serialize;
 use crate::eval::run::{Topic, write_run};
 use crate::eval::score::{EvalOptions, Measures, Qrels, Run, ScoreError, evaluate};
 use crate::search::{
-    Candidate, Collection, FeedbackIndex, FeedbackSelection, FieldCombination, FusionMethod, IndexChoice,
+    Candidate, Collection, FeedbackIndex, FeedbackSelection, FeedbackText, FieldCombination, FusionMethod, IndexChoice,
     IndexSettings, LinearFusion, LinearPage, SearchError, SearchRequest, SearchSettings, linear_pages, rank_linear,
 };
 
@@ -233,18 +233,23 @@ impl Stage {
                 let mut off = base.clone();
                 off.feedback.original_weight = 1.0;
                 out.push(off);
-                for selective in [FeedbackSelection::Always, FeedbackSelection::Clarity] {
-                    for docs in [5, 10] {
-                        for terms in [20, 40, 60] {
-                            for original_weight in [0.3, 0.5, 0.7, 0.9] {
-                                for max_page_share in [0.2, 1.0] {
-                                    let mut s = base.clone();
-                                    s.feedback.docs = docs;
-                                    s.feedback.terms = terms;
-                                    s.feedback.original_weight = original_weight;
-                                    s.feedback.max_page_share = max_page_share;
-                                    s.feedback.selective = selective;
-                                    out.push(s);
+                // The relevance model from the pages' records or their whole topic content,
+                // each with every other value (a longer text spreads P(w|d) over more words).
+                for words_from in [FeedbackText::Record, FeedbackText::Topic] {
+                    for selective in [FeedbackSelection::Always, FeedbackSelection::Clarity] {
+                        for docs in [5, 10] {
+                            for terms in [20, 40, 60] {
+                                for original_weight in [0.3, 0.5, 0.7, 0.9] {
+                                    for max_page_share in [0.2, 1.0] {
+                                        let mut s = base.clone();
+                                        s.feedback.words_from = words_from;
+                                        s.feedback.docs = docs;
+                                        s.feedback.terms = terms;
+                                        s.feedback.original_weight = original_weight;
+                                        s.feedback.max_page_share = max_page_share;
+                                        s.feedback.selective = selective;
+                                        out.push(s);
+                                    }
                                 }
                             }
                         }
@@ -816,7 +821,7 @@ pub fn markdown(report: &TuneReport, command: &str) -> String {
     let _ = writeln!(md, "\n## Settings chosen per fold\n");
     let _ = writeln!(
         md,
-        "| held out | query k3 | abstract fields / k1 / b / title / keywords | full text fields / k1 / b / title / body / topic | fusion | feedback docs / terms / original weight / max page share / selection / documents from / expands / expanded weight / linear fusion (abstract, full text; original, expanded) |"
+        "| held out | query k3 | abstract fields / k1 / b / title / keywords | full text fields / k1 / b / title / body / topic | fusion | feedback words from / docs / terms / original weight / max page share / selection / documents from / expands / expanded weight / linear fusion (abstract, full text; original, expanded) |"
     );
     let _ = writeln!(md, "|---|---|---|---|---|---|");
     let row = |md: &mut String, label: &str, s: &SearchSettings| {
@@ -824,7 +829,7 @@ pub fn markdown(report: &TuneReport, command: &str) -> String {
             |m: &BTreeMap<String, f32>, f: &str| m.get(f).map(|b| b.to_string()).unwrap_or_else(|| "schema".into());
         let _ = writeln!(
             md,
-            "| {label} | {} | {} / {} / {} / {} / {} | {} / {} / {} / {} / {} / {} | {} w {} | {} / {} / {} / {} / {} / {} / {} / {} / {} |",
+            "| {label} | {} | {} / {} / {} / {} / {} | {} / {} / {} / {} / {} / {} | {} w {} | {} / {} / {} / {} / {} / {} / {} / {} / {} / {} |",
             s.query.k3,
             s.abstract_index.fields.name(),
             s.abstract_index.k1,
@@ -839,6 +844,7 @@ pub fn markdown(report: &TuneReport, command: &str) -> String {
             boost(&s.fulltext.boosts, "topic"),
             s.tiered.method.name(),
             s.tiered.abstract_weight,
+            s.feedback.words_from.name(),
             s.feedback.docs,
             s.feedback.terms,
             s.feedback.original_weight,

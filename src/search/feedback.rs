@@ -1,5 +1,7 @@
 //! RM3 pseudo-relevance feedback: the query is expanded with the words of the top-ranked
-//! pages' DocView records (title, keywords, abstract), weighted by a relevance model.
+//! pages' DocView records (title, keywords, abstract) or, with `words_from = "topic"`, of
+//! their whole topic content (as Anserini's RM3 reads the whole document), weighted by a
+//! relevance model.
 //!
 //! As in Anserini's RM3 (after Abdul-Jaleel et al., "UMass at TREC 2004", §2, and Lavrenko
 //! and Croft's relevance model, SIGIR 2001): each feedback document's term distribution
@@ -99,6 +101,7 @@ mod tests {
             max_page_share: 1.0,
             selective: Default::default(),
             documents_from: Default::default(),
+            words_from: Default::default(),
             expands: Default::default(),
             expanded_weight: 1.0,
             linear: None,

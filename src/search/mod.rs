@@ -47,7 +47,7 @@ pub use bm25f::Bm25fTermQuery;
 pub use feedback::{clarity, expand_query};
 pub use fusion::{LinearPage, fuse, linear_pages, rank_linear};
 pub use settings::{
-    DEFAULT_SETTINGS, FeedbackIndex, FeedbackSelection, FeedbackSettings, FieldCombination, FusionMethod,
+    DEFAULT_SETTINGS, FeedbackIndex, FeedbackSelection, FeedbackSettings, FeedbackText, FieldCombination, FusionMethod,
     FusionSettings, IndexSettings, LinearFusion, QuerySettings, SearchSettings, SettingsError,
 };
 pub use shards::Shards;
@@ -402,15 +402,46 @@ impl OpenIndex {
         Ok(())
     }
 
-    /// The number of pages, and for each searched field the number of pages that have `term`
-    /// there.
-    fn page_counts(&self, term: &str) -> Result<(u64, Vec<u64>), SearchError> {
+    /// The number of pages, and for each field feedback reads its words from (the searched
+    /// fields of a record; the topic content) the number of pages that have `term` there.
+    fn page_counts(&self, from: FeedbackText, term: &str) -> Result<(u64, Vec<u64>), SearchError> {
         let searcher = self.reader.searcher();
-        let mut counts = Vec::with_capacity(self.schema.search_fields.len());
-        for &(field, _) in &self.schema.search_fields {
+        let mut counts = Vec::new();
+        for field in self.feedback_fields(from) {
             counts.push(searcher.doc_freq(&Term::from_field_text(field, term))?);
         }
         Ok((searcher.num_docs(), counts))
+    }
+
+    /// The indexed fields that hold the text feedback reads.
+    fn feedback_fields(&self, from: FeedbackText) -> Vec<Field> {
+        match from {
+            FeedbackText::Record => self.schema.search_fields.iter().map(|&(field, _)| field).collect(),
+            FeedbackText::Topic => {
+                self.schema.fields.iter().filter(|(_, source)| *source == FieldSource::Topic).map(|&(f, _)| f).collect()
+            }
+        }
+    }
+
+    /// The stored topic content of a page (what feedback reads with `words_from = "topic"`).
+    fn topic_text(&self, address: DocAddress) -> Result<String, SearchError> {
+        let doc: TantivyDocument = self.reader.searcher().doc(address)?;
+        let mut text = String::new();
+        for value in self.feedback_fields(FeedbackText::Topic).into_iter().flat_map(|field| doc.get_all(field)) {
+            if let Some(value) = value.as_str() {
+                text.push_str(value);
+                text.push('\n');
+            }
+        }
+        Ok(text)
+    }
+
+    /// The page of this index with the URL (the indexes of a build hold the same pages, each
+    /// once).
+    fn address_of(&self, url: &str) -> Result<Option<DocAddress>, SearchError> {
+        let query = TermQuery::new(Term::from_field_text(self.schema.url, url), IndexRecordOption::Basic);
+        let top = self.reader.searcher().search(&query, &TopDocs::with_limit(1).order_by_score())?;
+        Ok(top.first().map(|&(_, address)| address))
     }
 
     /// The stored DocView text of a page (title, keywords, abstract: what feedback reads).
@@ -500,18 +531,19 @@ pub trait Ranker {
     fn analyze(&self, text: &str) -> Result<Vec<String>, SearchError>;
     /// The top pages of one index for weighted terms.
     fn rank(&self, request: IndexRanking) -> Result<Vec<Candidate>, SearchError>;
-    /// The stored DocView text of a candidate.
-    fn record_text(&self, candidate: &Candidate) -> Result<String, SearchError>;
-    /// The pages of the abstract index, and how many of them have the word in each searched
-    /// field.
-    fn page_counts(&self, term: &str) -> Result<(u64, Vec<u64>), SearchError>;
+    /// The stored text of a candidate's page that feedback reads: its DocView record, or its
+    /// topic content.
+    fn feedback_text(&self, candidate: &Candidate, from: FeedbackText) -> Result<String, SearchError>;
+    /// The pages of the index that holds the text feedback reads, and how many of them have
+    /// the word in each of its fields that hold that text.
+    fn page_counts(&self, from: FeedbackText, term: &str) -> Result<(u64, Vec<u64>), SearchError>;
     /// The result shown for a candidate.
     fn hit(&self, candidate: &Candidate, terms: &HashSet<String>) -> Result<SearchHit, SearchError>;
 
-    /// The share of the pages whose record (abstract index) has the word in a searched field
-    /// (the largest share over those fields).
-    fn page_share(&self, term: &str) -> Result<f64, SearchError> {
-        let (pages, counts) = self.page_counts(term)?;
+    /// The share of the pages whose text feedback reads has the word (the record: the largest
+    /// share over the abstract index's searched fields).
+    fn page_share(&self, from: FeedbackText, term: &str) -> Result<f64, SearchError> {
+        let (pages, counts) = self.page_counts(from, term)?;
         Ok(counts.into_iter().max().map_or(0.0, |n| n as f64 / pages.max(1) as f64))
     }
 
@@ -591,7 +623,7 @@ pub(crate) fn rank_with(
     };
     let source = if own_source { Some(ranking(&terms, &terms, IndexChoice::Fulltext, settings.docs)?) } else { None };
     let feedback_pages = source.as_deref().or(first.as_deref()).unwrap_or_default();
-    let mut words = FeedbackWords::default();
+    let mut words = FeedbackWords::new(settings.words_from);
     let documents = words.of(ranker, &feedback_pages[..feedback_pages.len().min(settings.docs)], settings)?;
     let expanded = expand_query(&tokens, &documents, settings);
     let abstract_terms = if settings.expands == FeedbackIndex::Fulltext { &terms } else { &expanded };
@@ -666,7 +698,7 @@ fn linear_lists(
         IndexChoice::Tiered if from_fulltext => fulltext_original.clone(),
         IndexChoice::Tiered => fuse(&abstract_original, &fulltext_original, &all.tiered, settings.docs),
     };
-    let mut words = FeedbackWords::default();
+    let mut words = FeedbackWords::new(settings.words_from);
     let documents = words.of(ranker, &source[..source.len().min(settings.docs)], settings)?;
     let expanded = expand_query(tokens, &documents, settings);
     // The abstract index keeps the original query when only the full text is expanded.
@@ -696,10 +728,10 @@ pub(crate) fn linear_rankings(
     linear_lists(ranker, &tokens, &terms, request).map(Some)
 }
 
-/// The analysed words of feedback pages' records, with the page share and page frequency
-/// of each word looked up once per search.
-#[derive(Default)]
+/// The analysed words of feedback pages' text (records or topic content), with the page
+/// share and page frequency of each word looked up once per search.
 struct FeedbackWords {
+    from: FeedbackText,
     /// Word → whether it is on at most `max_page_share` of the pages.
     kept: HashMap<String, bool>,
     /// Word → pages whose record has it (at least 1).
@@ -707,7 +739,11 @@ struct FeedbackWords {
 }
 
 impl FeedbackWords {
-    /// Each candidate's first-pass score and its record's words (those on at most
+    fn new(from: FeedbackText) -> FeedbackWords {
+        FeedbackWords { from, kept: HashMap::new(), pages: HashMap::new() }
+    }
+
+    /// Each candidate's first-pass score and the words of its text (those on at most
     /// `max_page_share` of the pages).
     fn of(
         &mut self,
@@ -717,14 +753,14 @@ impl FeedbackWords {
     ) -> Result<Vec<(f32, Vec<String>)>, SearchError> {
         let mut documents = Vec::with_capacity(candidates.len());
         for candidate in candidates {
-            let mut words = ranker.analyze(&ranker.record_text(candidate)?)?;
+            let mut words = ranker.analyze(&ranker.feedback_text(candidate, self.from)?)?;
             if settings.max_page_share < 1.0 {
                 let mut kept = Vec::with_capacity(words.len());
                 for word in words {
                     let keep = match self.kept.get(&word) {
                         Some(&keep) => keep,
                         None => {
-                            let keep = ranker.page_share(&word)? <= f64::from(settings.max_page_share);
+                            let keep = ranker.page_share(self.from, &word)? <= f64::from(settings.max_page_share);
                             self.kept.insert(word.clone(), keep);
                             keep
                         }
@@ -740,13 +776,13 @@ impl FeedbackWords {
         Ok(documents)
     }
 
-    /// The pages whose record has `word` in a searched field (the most over the fields, at
-    /// least 1): the collection model of clarity, up to a factor.
+    /// The pages whose text has `word` (a record: the most over the searched fields; at least
+    /// 1): the collection model of clarity, up to a factor.
     fn frequency(&mut self, ranker: &impl Ranker, word: &str) -> Result<f64, SearchError> {
         if let Some(&pages) = self.pages.get(word) {
             return Ok(pages);
         }
-        let (_, counts) = ranker.page_counts(word)?;
+        let (_, counts) = ranker.page_counts(self.from, word)?;
         let pages = counts.into_iter().max().unwrap_or(0).max(1) as f64;
         self.pages.insert(word.to_string(), pages);
         Ok(pages)
@@ -913,12 +949,21 @@ impl Ranker for Collection {
         self.index(kind).rank(terms, self.settings.of_index(kind), limit, category, None, 0)
     }
 
-    fn record_text(&self, candidate: &Candidate) -> Result<String, SearchError> {
-        self.index(candidate.kind).record_text(candidate.address)
+    fn feedback_text(&self, candidate: &Candidate, from: FeedbackText) -> Result<String, SearchError> {
+        match from {
+            FeedbackText::Record => self.index(candidate.kind).record_text(candidate.address),
+            FeedbackText::Topic if candidate.kind == IndexKind::Fulltext => self.fulltext.topic_text(candidate.address),
+            // A page the abstract index ranked: its full-text document by URL (a page the
+            // full-text index lacks has no topic content to read).
+            FeedbackText::Topic => match self.fulltext.address_of(&candidate.url)? {
+                Some(address) => self.fulltext.topic_text(address),
+                None => Ok(String::new()),
+            },
+        }
     }
 
-    fn page_counts(&self, term: &str) -> Result<(u64, Vec<u64>), SearchError> {
-        self.abstract_index.page_counts(term)
+    fn page_counts(&self, from: FeedbackText, term: &str) -> Result<(u64, Vec<u64>), SearchError> {
+        self.index(from.index()).page_counts(from, term)
     }
 
     fn hit(&self, candidate: &Candidate, terms: &HashSet<String>) -> Result<SearchHit, SearchError> {
@@ -968,11 +1013,21 @@ mod tests {
                 })
                 .collect())
         }
-        fn record_text(&self, candidate: &Candidate) -> Result<String, SearchError> {
-            Ok(["tide every every", "moon every", "salt every"][candidate.address.doc_id as usize].to_string())
+        fn feedback_text(&self, candidate: &Candidate, from: FeedbackText) -> Result<String, SearchError> {
+            let texts = match from {
+                FeedbackText::Record => ["tide every every", "moon every", "salt every"],
+                // The whole page: the record's words and more.
+                FeedbackText::Topic => ["tide every every reef", "moon every reef", "salt every"],
+            };
+            Ok(texts[candidate.address.doc_id as usize].to_string())
         }
-        fn page_counts(&self, term: &str) -> Result<(u64, Vec<u64>), SearchError> {
-            Ok((3, vec![if term == "every" { 3 } else { 1 }]))
+        fn page_counts(&self, from: FeedbackText, term: &str) -> Result<(u64, Vec<u64>), SearchError> {
+            let pages = match (from, term) {
+                (_, "every") => 3,
+                (FeedbackText::Topic, "reef") => 2,
+                _ => 1,
+            };
+            Ok((3, vec![pages]))
         }
         fn hit(&self, _: &Candidate, _: &HashSet<String>) -> Result<SearchHit, SearchError> {
             unreachable!("ranking only")
@@ -990,6 +1045,7 @@ mod tests {
                 max_page_share,
                 selective: FeedbackSelection::Always,
                 documents_from: FeedbackIndex::Searched,
+                words_from: FeedbackText::Record,
                 expands: FeedbackIndex::Searched,
                 expanded_weight: 1.0,
                 linear: None,
@@ -1056,11 +1112,11 @@ mod tests {
             }
             Ok(ranked)
         }
-        fn record_text(&self, candidate: &Candidate) -> Result<String, SearchError> {
+        fn feedback_text(&self, candidate: &Candidate, _: FeedbackText) -> Result<String, SearchError> {
             Ok(["tide", "moon", "salt"].get(candidate.address.doc_id as usize).unwrap_or(&"every every").to_string())
         }
-        fn page_counts(&self, term: &str) -> Result<(u64, Vec<u64>), SearchError> {
-            self.0.page_counts(term)
+        fn page_counts(&self, from: FeedbackText, term: &str) -> Result<(u64, Vec<u64>), SearchError> {
+            self.0.page_counts(from, term)
         }
         fn hit(&self, candidate: &Candidate, terms: &HashSet<String>) -> Result<SearchHit, SearchError> {
             self.0.hit(candidate, terms)
@@ -1097,6 +1153,7 @@ mod tests {
             max_page_share: 1.0,
             selective: FeedbackSelection::Always,
             documents_from,
+            words_from: FeedbackText::Record,
             expands,
             expanded_weight,
             linear: None,
@@ -1142,6 +1199,106 @@ mod tests {
         let ranker = Records { settings, asked: Default::default() };
         rank_with(&ranker, "ocean", &request).unwrap();
         assert_eq!(ranker.asked.into_inner().len(), 3);
+    }
+
+    #[test]
+    fn feedback_words_from_the_topic_content_read_the_whole_page() {
+        let expanded = |words_from| {
+            let mut settings = feedback_settings(FeedbackIndex::Searched, FeedbackIndex::Searched, 1.0);
+            settings.feedback.words_from = words_from;
+            let ranker = Records { settings, asked: Default::default() };
+            let request = SearchRequest { feedback: true, ..SearchRequest::new(IndexChoice::Abstract, 10) };
+            rank_with(&ranker, "ocean", &request).unwrap();
+            ranker.asked.into_inner()[1].iter().map(|(t, _)| t.clone()).collect::<Vec<_>>()
+        };
+        let record = expanded(FeedbackText::Record);
+        assert!(!record.contains(&"reef".to_string()), "{record:?}");
+        // "reef" is only in the pages' topic content, on two of the three feedback pages.
+        let topic = expanded(FeedbackText::Topic);
+        assert!(topic.contains(&"reef".to_string()), "{topic:?}");
+        assert!(topic.contains(&"tide".to_string()), "{topic:?}");
+        // The page share is counted in the topic content too: "reef" is on 2 of 3 pages there.
+        let mut settings = feedback_settings(FeedbackIndex::Searched, FeedbackIndex::Searched, 1.0);
+        settings.feedback.words_from = FeedbackText::Topic;
+        settings.feedback.max_page_share = 0.5;
+        let ranker = Records { settings, asked: Default::default() };
+        let request = SearchRequest { feedback: true, ..SearchRequest::new(IndexChoice::Abstract, 10) };
+        rank_with(&ranker, "ocean", &request).unwrap();
+        let filtered: Vec<String> = ranker.asked.into_inner()[1].iter().map(|(t, _)| t.clone()).collect();
+        assert!(!filtered.contains(&"reef".to_string()) && !filtered.contains(&"every".to_string()), "{filtered:?}");
+    }
+
+    /// Pages we write: a nav bar of links and three different articles, each longer than an
+    /// abstract keeps; "cormorant" is in the first one's last paragraph only.
+    fn write_pages(dir: &std::path::Path) {
+        let articles = [
+            (
+                "The lighthouse keeper",
+                [
+                    "The keeper climbed the lighthouse stairs every evening before the storm arrived over the bay.",
+                    "Years later the museum displayed the keeper's logbook, its pages stained by salt and lamp oil.",
+                    "Historians read in it how the foghorn was replaced by a radio beacon after the war.",
+                    "The last entry mentions a cormorant nesting on the gallery rail through the winter.",
+                ],
+            ),
+            (
+                "Harbour history",
+                [
+                    "Fishing boats returned early because the harbour master had raised the warning flags at noon.",
+                    "The first stone quay was built by merchants who traded timber and wool with northern ports.",
+                    "A railway line reached the harbour in the last century and carried fish to inland markets.",
+                    "Today ferries leave twice a day for the islands, and the old customs house is a library.",
+                ],
+            ),
+            (
+                "Coastal storms",
+                [
+                    "In the morning the village counted the broken nets and the boats that had drifted onto the rocks.",
+                    "Meteorologists track the pressure systems that form over warm water late in the summer.",
+                    "Sea walls and dunes planted with grass slow the erosion that winter waves bring.",
+                    "Insurance records show the damage rising as more houses are built close to the shore.",
+                ],
+            ),
+        ];
+        for (i, (title, paragraphs)) in articles.iter().enumerate() {
+            let body: String = paragraphs.iter().map(|p| format!("<p>{p}</p>\n")).collect();
+            let html = format!(
+                "<html><head><title>{title}</title></head><body><nav><a href=\"/a\">Home</a> <a href=\"/b\">Archive</a></nav>\
+                 <article><h1>{title}</h1>{body}</article></body></html>"
+            );
+            std::fs::write(dir.join(format!("page{i}.html")), html).unwrap();
+        }
+    }
+
+    #[test]
+    fn the_topic_content_of_a_page_is_read_from_the_full_text_index_by_either_index_s_candidate() {
+        let pages = tempfile::tempdir().unwrap();
+        write_pages(pages.path());
+        let out = tempfile::tempdir().unwrap();
+        crate::pipeline::build(
+            &[pages.path().to_path_buf()],
+            out.path(),
+            &crate::config::Config::default(),
+            &crate::pipeline::Quiet,
+        )
+        .unwrap();
+        let collection = Collection::open(out.path()).unwrap();
+        let terms = unique_terms(&collection.analyze("lighthouse keeper").unwrap());
+        let ranking =
+            |kind| Ranker::rank(&collection, IndexRanking { kind, terms: &terms, limit: 10, category: None }).unwrap();
+        let (fulltext, abstract_hits) = (ranking(IndexKind::Fulltext), ranking(IndexKind::Abstract));
+        assert_eq!(fulltext.len(), 1, "{fulltext:?}");
+        let topic = collection.feedback_text(&fulltext[0], FeedbackText::Topic).unwrap();
+        let words = collection.analyze(&topic).unwrap();
+        let term = |word: &str| collection.analyze(word).unwrap().remove(0);
+        // The article's last paragraph is in the topic content, the nav bar's links are not.
+        assert!(words.contains(&term("cormorant")), "{topic}");
+        assert!(!words.contains(&term("archive")), "{topic}");
+        // A candidate of the abstract index reads the same page's topic content, by its URL.
+        let same = abstract_hits.iter().find(|c| c.url == fulltext[0].url).unwrap();
+        assert_eq!(collection.feedback_text(same, FeedbackText::Topic).unwrap(), topic);
+        // Page counts of the topic content: the full-text index's three pages, the word on one.
+        assert_eq!(collection.page_counts(FeedbackText::Topic, &term("cormorant")).unwrap(), (3, vec![1]));
     }
 
     #[test]

@@ -157,6 +157,10 @@ pub struct FeedbackSettings {
     /// searched one).
     #[serde(default)]
     pub documents_from: FeedbackIndex,
+    /// Which text of a feedback page the relevance model's P(w|d) is taken from (absent in
+    /// older files: the DocView record).
+    #[serde(default)]
+    pub words_from: FeedbackText,
     /// The indexes the expanded query searches; the others search the original query (absent
     /// in older files: every index the search reads).
     #[serde(default)]
@@ -237,6 +241,39 @@ impl FeedbackIndex {
         match self {
             FeedbackIndex::Searched => "searched",
             FeedbackIndex::Fulltext => "fulltext",
+        }
+    }
+}
+
+/// The text of a feedback page whose words make its P(w|d) in the relevance model, and whose
+/// pages count a word's page share (`max_page_share`) and its collection frequency (clarity).
+#[derive(Debug, Clone, Copy, Default, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(rename_all = "snake_case")]
+pub enum FeedbackText {
+    /// The page's DocView record (title, keywords, abstract), as the abstract index holds it:
+    /// the abstract is a bounded share of the page's sentences, so the model sees part of it.
+    #[default]
+    Record,
+    /// The page's topic content (§4.2: its text without the template), as the full-text
+    /// index's `topic` field stores it: the whole document, as Anserini's RM3 reads it.
+    Topic,
+}
+
+impl FeedbackText {
+    pub const NAMES: &'static [&'static str] = &["record", "topic"];
+
+    pub fn name(self) -> &'static str {
+        match self {
+            FeedbackText::Record => "record",
+            FeedbackText::Topic => "topic",
+        }
+    }
+
+    /// The index that holds this text.
+    pub fn index(self) -> crate::index::IndexKind {
+        match self {
+            FeedbackText::Record => crate::index::IndexKind::Abstract,
+            FeedbackText::Topic => crate::index::IndexKind::Fulltext,
         }
     }
 }

@@ -11,7 +11,9 @@ use std::path::PathBuf;
 use tantivy::Searcher;
 use tantivy::schema::Field;
 
-use super::{Bm25Statistics, Candidate, Collection, IndexRanking, Ranker, SearchError, SearchHit, SearchSettings};
+use super::{
+    Bm25Statistics, Candidate, Collection, FeedbackText, IndexRanking, Ranker, SearchError, SearchHit, SearchSettings,
+};
 use crate::index::{IndexKind, current_build};
 
 /// Shard builds searched as one collection ([`Ranker`]); each hit names its shard.
@@ -95,16 +97,16 @@ impl Ranker for Shards {
         Ok(hits)
     }
 
-    fn record_text(&self, candidate: &Candidate) -> Result<String, SearchError> {
-        self.shards[candidate.shard].1.record_text(candidate)
+    fn feedback_text(&self, candidate: &Candidate, from: FeedbackText) -> Result<String, SearchError> {
+        self.shards[candidate.shard].1.feedback_text(candidate, from)
     }
 
     /// Pages counted over all the shards.
-    fn page_counts(&self, term: &str) -> Result<(u64, Vec<u64>), SearchError> {
+    fn page_counts(&self, from: FeedbackText, term: &str) -> Result<(u64, Vec<u64>), SearchError> {
         let mut pages = 0;
         let mut counts: Vec<u64> = Vec::new();
         for (_, collection) in &self.shards {
-            let (shard_pages, shard_counts) = collection.abstract_index.page_counts(term)?;
+            let (shard_pages, shard_counts) = collection.index(from.index()).page_counts(from, term)?;
             pages += shard_pages;
             counts.resize(shard_counts.len(), 0);
             counts.iter_mut().zip(shard_counts).for_each(|(total, n)| *total += n);
