@@ -53,7 +53,8 @@ pub fn run(args: EvalReportArgs) -> Result<ExitCode> {
     if args.rebuild || !has_build {
         let Some(config) = &config else { bail!("no build in {}: build it first, or give --config", dir.display()) };
         eprintln!("indexer: building {} into {}", config.input.display(), dir.display());
-        let summary = build(std::slice::from_ref(&config.input), &dir, &config.build_config(), &indexer::pipeline::Quiet)?;
+        let summary =
+            build(std::slice::from_ref(&config.input), &dir, &config.build_config(), &indexer::pipeline::Quiet)?;
         eprintln!("{summary}");
     }
     let topics = read_topics(&topics_path)?;

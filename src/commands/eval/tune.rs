@@ -133,7 +133,8 @@ fn open_collection(path: &Path) -> Result<indexer::eval::tune::TuneCollection> {
     let dir = Path::new(DEFAULT_DIR).join(format!("eval-{}", config.name));
     if indexer::index::current_build(&dir).is_err() {
         eprintln!("indexer: building {} into {}", config.input.display(), dir.display());
-        let summary = build(std::slice::from_ref(&config.input), &dir, &config.build_config(), &indexer::pipeline::Quiet)?;
+        let summary =
+            build(std::slice::from_ref(&config.input), &dir, &config.build_config(), &indexer::pipeline::Quiet)?;
         eprintln!("{summary}");
     }
     Ok(indexer::eval::tune::TuneCollection {

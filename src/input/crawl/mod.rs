@@ -456,7 +456,12 @@ fn body_format(media_type: &str, body: &[u8]) -> BodyFormat {
     match media_type {
         "text/html" => BodyFormat::Page(PageFormat::Html),
         "application/xhtml+xml" => BodyFormat::Page(PageFormat::Xhtml),
-        "text/plain" => BodyFormat::Page(PageFormat::Text),
+        // Servers label markup text/plain too (playlists, feeds, pages); read as text, it
+        // would be its tags.
+        "text/plain" => match sniff_body(body) {
+            BodyFormat::Other => BodyFormat::Page(PageFormat::Text),
+            sniffed => sniffed,
+        },
         "" | "application/octet-stream" | "unknown/unknown" | "no-type" | "unk" | "binary/octet-stream" => {
             sniff_body(body)
         }
@@ -468,16 +473,70 @@ fn body_format(media_type: &str, body: &[u8]) -> BodyFormat {
     }
 }
 
+/// Elements an HTML document (or a fragment served as one) opens with.
+const HTML_OPENERS: [&[u8]; 41] = [
+    b"html",
+    b"head",
+    b"body",
+    b"title",
+    b"meta",
+    b"link",
+    b"base",
+    b"script",
+    b"style",
+    b"noscript",
+    b"div",
+    b"p",
+    b"pre",
+    b"table",
+    b"center",
+    b"font",
+    b"span",
+    b"a",
+    b"br",
+    b"hr",
+    b"form",
+    b"ul",
+    b"ol",
+    b"li",
+    b"dl",
+    b"header",
+    b"nav",
+    b"main",
+    b"section",
+    b"article",
+    b"h1",
+    b"h2",
+    b"h3",
+    b"h4",
+    b"h5",
+    b"h6",
+    b"img",
+    b"b",
+    b"i",
+    b"iframe",
+    b"frameset",
+];
+
 /// The format of a body without a useful media type: markup that opens like HTML is HTML;
-/// text is plain text; anything else is not a page.
+/// other markup (`<?xml`, `<rss`, `<playlist`) is no page; text is plain text; anything else
+/// is not a page.
 fn sniff_body(body: &[u8]) -> BodyFormat {
     let head = &body[..body.len().min(1024)];
     let head = head.strip_prefix(b"\xef\xbb\xbf").unwrap_or(head);
     let start = head.iter().position(|b| !b.is_ascii_whitespace()).unwrap_or(head.len());
     let lower = head[start..].to_ascii_lowercase();
-    let markup = [&b"<!doctype html"[..], b"<html", b"<head", b"<body", b"<title", b"<!--", b"<p", b"<div", b"<meta"];
-    if markup.iter().any(|tag| lower.starts_with(tag)) {
+    if lower.starts_with(b"<!doctype html") || lower.starts_with(b"<!--") {
         return BodyFormat::Page(PageFormat::Html);
+    }
+    if let [b'<', next, ..] = lower[..] {
+        let name: Vec<u8> = lower[1..].iter().copied().take_while(u8::is_ascii_alphanumeric).collect();
+        if HTML_OPENERS.contains(&name.as_slice()) {
+            return BodyFormat::Page(PageFormat::Html);
+        }
+        if next.is_ascii_alphabetic() || next == b'?' || next == b'!' {
+            return BodyFormat::NotAPage;
+        }
     }
     let text = !head.is_empty() && head.iter().all(|&b| b >= 0x20 || matches!(b, b'\t' | b'\n' | b'\r' | 0x0c));
     if text { BodyFormat::Page(PageFormat::Text) } else { BodyFormat::Other }

@@ -143,6 +143,16 @@ fn bodies_without_a_content_type_are_sniffed() {
     assert_eq!(body_format("", b"%PDF-1.4\n\x00\x01"), BodyFormat::Other);
     assert_eq!(body_format("application/rss+xml", b"<rss>"), BodyFormat::NotAPage);
     assert_eq!(body_format("image/png", b"\x89PNG"), BodyFormat::Other);
+    assert_eq!(body_format("", b"<?xml version=\"1.0\"?><feed>"), BodyFormat::NotAPage);
+}
+
+#[test]
+fn markup_served_as_plain_text_is_read_as_what_it_is() {
+    assert_eq!(body_format("text/plain", b"Minutes of the meeting, 3 < 4"), BodyFormat::Page(PageFormat::Text));
+    assert_eq!(body_format("text/plain", b"  <html><title>t</title>"), BodyFormat::Page(PageFormat::Html));
+    assert_eq!(body_format("text/plain", b"<?xml version=\"1.0\"?><playlist>"), BodyFormat::NotAPage);
+    assert_eq!(body_format("text/plain", b"<playlist version=\"1\">"), BodyFormat::NotAPage);
+    assert_eq!(body_format("text/plain", b"notes\x00"), BodyFormat::Page(PageFormat::Text));
 }
 
 #[test]
