@@ -151,6 +151,11 @@ pub enum SearchError {
     Settings(#[from] SettingsError),
     #[error("search settings: the {index} index has no searched field {field:?} (its searched fields: {known})")]
     UnknownField { index: &'static str, field: String, known: String },
+    #[error(
+        "search settings: feedback.words_from = \"topic\" reads the topic content the full-text index stores, and \
+         this build's does not (built before it was stored): rebuild, or use words_from = \"record\""
+    )]
+    TopicNotStored,
 }
 
 struct OpenIndex {
@@ -425,9 +430,14 @@ impl OpenIndex {
 
     /// The stored topic content of a page (what feedback reads with `words_from = "topic"`).
     fn topic_text(&self, address: DocAddress) -> Result<String, SearchError> {
+        let fields = self.feedback_fields(FeedbackText::Topic);
+        let schema = self.index.schema();
+        if fields.iter().any(|&field| !schema.get_field_entry(field).is_stored()) {
+            return Err(SearchError::TopicNotStored);
+        }
         let doc: TantivyDocument = self.reader.searcher().doc(address)?;
         let mut text = String::new();
-        for value in self.feedback_fields(FeedbackText::Topic).into_iter().flat_map(|field| doc.get_all(field)) {
+        for value in fields.into_iter().flat_map(|field| doc.get_all(field)) {
             if let Some(value) = value.as_str() {
                 text.push_str(value);
                 text.push('\n');
