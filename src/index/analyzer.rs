@@ -332,6 +332,15 @@ mod tests {
     }
 
     #[test]
+    fn a_voicing_mark_folded_out_of_a_hangul_word_is_no_term() {
+        // Found by the property test below: a final jamo and a halfwidth voicing mark, which
+        // the fold makes a combining mark.
+        let tokens = analyze_tokens(&mut analyzer_for(None), "\u{11A8}\u{FF9E}");
+        assert_eq!(tokens.iter().map(|t| t.text.as_str()).collect::<Vec<_>>(), ["\u{11A8}"]);
+        assert!(crate::text::terms("\u{3099}").is_empty());
+    }
+
+    #[test]
     fn empty_text_gives_no_tokens() {
         assert!(analyze("").is_empty());
     }

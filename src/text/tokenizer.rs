@@ -190,7 +190,8 @@ fn emit_run<'a>(text: &'a str, start: usize, end: usize, kind: Run, sink: &mut i
             let stretch = &run[at..at + len];
             if script == JapaneseScript::Kanji && stretch.chars().nth(2).is_some() {
                 emit_han(stretch, stretch_start, sink);
-            } else if script != JapaneseScript::Mark {
+            } else if script != JapaneseScript::Mark && is_term(stretch) {
+                // A stretch of voicing marks alone (゛, U+3099) is no term.
                 sink(stretch, stretch_start, false);
             }
             at += len;
