@@ -12,7 +12,7 @@ use serde::{Deserialize, Serialize};
 use crate::clean::{BlockWeights, FeatureVector, TopicContent, feature_vector};
 use crate::config::DocViewConfig;
 use crate::tagtree::{BlockType, TagTree};
-use crate::text::{StopWords, for_each_token, page_language};
+use crate::text::{StopWords, for_each_token, korean_stem, page_language};
 
 pub use summary::{abstract_of, paragraphs};
 
@@ -209,10 +209,21 @@ fn relevant_hyperlinks(
         .collect()
 }
 
-/// Sum of keyword weights over the terms of `text` (a sentence's weight, §6).
+/// Sum of keyword weights over the terms of `text` (a sentence's weight, §6). A Korean
+/// page's keywords are words without their final particle ([`korean_stem`]), which the
+/// sentence writes with it (기준금리를 for the keyword 기준금리): a word ending in a Hangul
+/// syllable that is no keyword counts for its stem.
 pub(crate) fn keyword_weight(text: &str, keywords: &std::collections::HashMap<&str, f64>) -> f64 {
     let mut weight = 0.0;
-    for_each_token(text, |token| weight += keywords.get(token.text.as_ref()).copied().unwrap_or(0.0));
+    for_each_token(text, |token| {
+        let term = token.text.as_ref();
+        let hangul_final = term.ends_with(|c: char| matches!(c as u32, 0xAC00..=0xD7A3));
+        weight += keywords
+            .get(term)
+            .or_else(|| if hangul_final { keywords.get(korean_stem(term)) } else { None })
+            .copied()
+            .unwrap_or(0.0)
+    });
     weight
 }
 
@@ -249,6 +260,17 @@ mod tests {
         <p>Meltwater from the glacier feeds the valley rivers. Farmers worry about the rivers in late summer.</p></div>\
         <div id=related><a href='/glacier-retreat'>Glacier retreat in the Alps</a> <a href='/glacier-ice'>Ice loss on the glacier</a></div>\
         <div id=ads><a href='https://ads.example/buy'>Buy cheap shoes now</a></div></body></html>";
+
+    #[test]
+    fn a_korean_sentence_weighs_its_keywords_written_with_particles() {
+        // Written for this test: "the Bank of Korea raised the base rate (object particle)";
+        // the page's keyword is the word without its particle (StopWords::content_term).
+        let keywords = std::collections::HashMap::from([("기준금리", 2.0), ("kelp", 1.0)]);
+        assert_eq!(keyword_weight("한국은행이 기준금리를 올렸다", &keywords), 2.0);
+        assert_eq!(keyword_weight("기준금리 기준금리", &keywords), 4.0);
+        assert_eq!(keyword_weight("Kelp forests", &keywords), 1.0);
+        assert_eq!(keyword_weight("전문가", &keywords), 0.0);
+    }
 
     #[test]
     fn record_has_keywords_abstract_and_relevant_links() {
