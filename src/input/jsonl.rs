@@ -63,7 +63,13 @@ fn event_of(line: Line, origin: String, options: &ReadOptions) -> InputEvent {
         );
     }
     if !options.accept.contains(&format) {
-        return skipped(SkipReason::NotAPage, "plain text (\"text\"); --accept text indexes it".into());
+        // As a crawl record of a format --accept leaves out.
+        return match format {
+            PageFormat::Text => skipped(SkipReason::NotAPage, "plain text (\"text\"); --accept text indexes it".into()),
+            PageFormat::Html | PageFormat::Xhtml => {
+                skipped(SkipReason::NotHtml, "HTML (\"html\"); --accept html indexes it".into())
+            }
+        };
     }
     let bytes = match format {
         PageFormat::Text => text_page(body.as_bytes(), line.title.as_deref()),
@@ -212,6 +218,14 @@ mod tests {
             ]
         );
         assert!(matches!(&html_only[0], InputEvent::Skipped(s) if s.detail.contains("--accept text")));
+        // A page line when --accept leaves HTML out: skipped, and the message names html.
+        let text_only = ReadOptions { accept: vec![PageFormat::Text], ..ReadOptions::new(1000) };
+        let page = events(r#"{"url": "https://a.example/", "html": "<p>a"}"#, &text_only);
+        assert!(
+            matches!(&page[..], [InputEvent::Skipped(s)] if s.reason == SkipReason::NotHtml && s.detail.contains("--accept html")),
+            "{:?}",
+            page.iter().map(skip_reason).collect::<Vec<_>>()
+        );
         options.accept.push(PageFormat::Text);
         let pages: Vec<(String, String)> = events(&lines, &options)
             .into_iter()
