@@ -474,7 +474,7 @@ fn body_format(media_type: &str, body: &[u8]) -> BodyFormat {
 }
 
 /// Elements an HTML document (or a fragment served as one) opens with.
-const HTML_OPENERS: [&[u8]; 41] = [
+const HTML_OPENERS: [&[u8]; 52] = [
     b"html",
     b"head",
     b"body",
@@ -516,7 +516,27 @@ const HTML_OPENERS: [&[u8]; 41] = [
     b"i",
     b"iframe",
     b"frameset",
+    b"footer",
+    b"aside",
+    b"figure",
+    b"blockquote",
+    b"strong",
+    b"em",
+    b"tr",
+    b"td",
+    b"small",
+    b"label",
+    b"input",
 ];
+
+/// Whether lower-cased markup opens with an HTML document type (`<!doctype html`, any blanks
+/// between the two words).
+fn opens_html_document(lower: &[u8]) -> bool {
+    lower.strip_prefix(b"<!doctype").is_some_and(|rest| {
+        let blanks = rest.iter().take_while(|b| b.is_ascii_whitespace()).count();
+        blanks > 0 && rest[blanks..].starts_with(b"html")
+    })
+}
 
 /// The format of a body without a useful media type: markup that opens like HTML is HTML;
 /// other markup (`<?xml`, `<rss`, `<playlist`) is no page; text is plain text; anything else
@@ -526,7 +546,16 @@ fn sniff_body(body: &[u8]) -> BodyFormat {
     let head = head.strip_prefix(b"\xef\xbb\xbf").unwrap_or(head);
     let start = head.iter().position(|b| !b.is_ascii_whitespace()).unwrap_or(head.len());
     let lower = head[start..].to_ascii_lowercase();
-    if lower.starts_with(b"<!doctype html") || lower.starts_with(b"<!--") {
+    // XHTML opens with an XML declaration; what follows it tells an XHTML page from a feed.
+    if let Some(end) = lower.strip_prefix(b"<?xml").and_then(|rest| rest.windows(2).position(|w| w == b"?>")) {
+        let rest = &lower[5 + end + 2..];
+        let rest = &rest[rest.iter().position(|b| !b.is_ascii_whitespace()).unwrap_or(rest.len())..];
+        if opens_html_document(rest) || rest.starts_with(b"<html") {
+            return BodyFormat::Page(PageFormat::Xhtml);
+        }
+        return BodyFormat::NotAPage;
+    }
+    if opens_html_document(&lower) || lower.starts_with(b"<!--") {
         return BodyFormat::Page(PageFormat::Html);
     }
     if let [b'<', next, ..] = lower[..] {

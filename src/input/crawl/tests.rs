@@ -153,6 +153,11 @@ fn markup_served_as_plain_text_is_read_as_what_it_is() {
     assert_eq!(body_format("text/plain", b"<?xml version=\"1.0\"?><playlist>"), BodyFormat::NotAPage);
     assert_eq!(body_format("text/plain", b"<playlist version=\"1\">"), BodyFormat::NotAPage);
     assert_eq!(body_format("text/plain", b"notes\x00"), BodyFormat::Page(PageFormat::Text));
+    let xhtml = b"<?xml version=\"1.0\" encoding=\"utf-8\"?>\n<!DOCTYPE  html PUBLIC \"-//W3C//DTD XHTML 1.0//EN\">";
+    assert_eq!(body_format("", xhtml), BodyFormat::Page(PageFormat::Xhtml));
+    assert_eq!(body_format("text/plain", b"<?xml version=\"1.0\"?><html>"), BodyFormat::Page(PageFormat::Xhtml));
+    assert_eq!(body_format("", b"<!DOCTYPE\thtml><p>a"), BodyFormat::Page(PageFormat::Html));
+    assert_eq!(body_format("", b"<strong>a</strong>"), BodyFormat::Page(PageFormat::Html));
 }
 
 #[test]
