@@ -211,16 +211,16 @@ fn relevant_hyperlinks(
 
 /// Sum of keyword weights over the terms of `text` (a sentence's weight, §6). A Korean
 /// page's keywords are words without their final particle ([`korean_stem`]), which the
-/// sentence writes with it (기준금리를 for the keyword 기준금리): a word ending in a Hangul
-/// syllable that is no keyword counts for its stem.
+/// sentence writes with it (기준금리를 for the keyword 기준금리): a word that is no keyword
+/// counts for its stem.
 pub(crate) fn keyword_weight(text: &str, keywords: &std::collections::HashMap<&str, f64>) -> f64 {
     let mut weight = 0.0;
     for_each_token(text, |token| {
         let term = token.text.as_ref();
-        let hangul_final = term.ends_with(|c: char| matches!(c as u32, 0xAC00..=0xD7A3));
+        let stem = korean_stem(term);
         weight += keywords
             .get(term)
-            .or_else(|| if hangul_final { keywords.get(korean_stem(term)) } else { None })
+            .or_else(|| (stem.len() < term.len()).then(|| keywords.get(stem)).flatten())
             .copied()
             .unwrap_or(0.0)
     });

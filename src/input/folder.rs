@@ -95,10 +95,7 @@ fn read_page(
     let bytes = match open_maybe_gzip(path, progress).and_then(|mut r| read_capped(&mut r, max_page_bytes)) {
         Ok(Some(bytes)) => bytes,
         Ok(None) => {
-            return skipped(
-                SkipReason::TooLarge,
-                format!("larger than {max_page_bytes} bytes; raise input.max_page_bytes to index it"),
-            );
+            return skipped(SkipReason::TooLarge, super::too_large(max_page_bytes));
         }
         Err(e) => return skipped(SkipReason::Unreadable, format!("cannot read: {e}")),
     };

@@ -57,10 +57,7 @@ fn event_of(line: Line, origin: String, options: &ReadOptions) -> InputEvent {
         }
     };
     if body.len() as u64 > options.max_page_bytes {
-        return skipped(
-            SkipReason::TooLarge,
-            format!("larger than {} bytes; raise input.max_page_bytes to index it", options.max_page_bytes),
-        );
+        return skipped(SkipReason::TooLarge, super::too_large(options.max_page_bytes));
     }
     if !options.accept.contains(&format) {
         // As a crawl record of a format --accept leaves out.

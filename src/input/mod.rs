@@ -217,6 +217,11 @@ impl Source {
     }
 }
 
+/// What a page over `input.max_page_bytes` is told, in every reader.
+fn too_large(max_page_bytes: u64) -> String {
+    format!("larger than {max_page_bytes} bytes; raise input.max_page_bytes to index it")
+}
+
 /// Bytes read from disk so far, shared with the progress display.
 #[derive(Debug, Clone, Default)]
 pub struct ByteCounter(Arc<AtomicU64>);

@@ -288,6 +288,11 @@ pub fn korean_stem(word: &str) -> &str {
         code @ 0xAC00..=0xD7A3 => Some((code - 0xAC00) % 28),
         _ => None,
     };
+    // Every particle ends in a syllable: a word ending otherwise (nearly every word of
+    // other languages) has none.
+    if word.chars().next_back().is_none_or(|c| syllable_final(c).is_none()) {
+        return word;
+    }
     let mut best: Option<&str> = None;
     for &(particle, after) in KOREAN_PARTICLES {
         let Some(stem) = word.strip_suffix(particle) else { continue };

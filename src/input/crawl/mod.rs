@@ -383,10 +383,7 @@ fn capture_event<R: Read>(
         (block.bytes, Some(head.content_type.clone()).filter(|c| !c.trim().is_empty()), None)
     };
     if body.len() as u64 > options.max_page_bytes {
-        return skipped(
-            SkipReason::TooLarge,
-            format!("larger than {} bytes; raise input.max_page_bytes to index it", options.max_page_bytes),
-        );
+        return skipped(SkipReason::TooLarge, super::too_large(options.max_page_bytes));
     }
     let declared = content_type.as_deref().map(http::media_type).unwrap_or_default();
     match body_format(&declared, &body) {
@@ -474,7 +471,7 @@ fn body_format(media_type: &str, body: &[u8]) -> BodyFormat {
 }
 
 /// Elements an HTML document (or a fragment served as one) opens with.
-const HTML_OPENERS: [&[u8]; 52] = [
+const HTML_OPENERS: &[&[u8]] = &[
     b"html",
     b"head",
     b"body",
