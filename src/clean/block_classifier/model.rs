@@ -228,25 +228,27 @@ impl BlockModel {
 /// Rows [`Forest::log_odds_of_rows`] walks down a tree together.
 const LANES: usize = 8;
 
-/// One split of a [`Forest`]: right when the feature is not below the threshold.
-#[derive(Debug, Clone, Copy)]
-struct Split {
-    threshold: f64,
-    feature: u32,
-}
-
 /// A model's trees laid out for prediction: each tree padded to a complete tree of its depth
 /// (a leaf above the last level becomes splits whose two sides lead to copies of it), its
 /// splits in heap order (the children of split `h` at `2h + 1` and `2h + 2`), so that a walk
 /// is `depth` steps without a branch on the data. Predictions are those of
 /// [`BlockModel::log_odds`], bit for bit: the same leaves, summed in the same order.
+///
+/// A split is a threshold and a column, in two arrays indexed alike, so that a step's two
+/// loads are indexed by the heap position itself. The column is stored as the feature's
+/// offset in a block of [`LANES`] rows laid out feature-major (`feature * LANES`), the layout
+/// [`Forest::log_odds_of_rows`] walks.
 #[derive(Debug, Clone)]
 pub struct Forest {
     base_score: f64,
-    splits: Vec<Split>,
+    thresholds: Vec<f64>,
+    columns: Vec<u32>,
     leaves: Vec<f64>,
     /// Per tree: depth, first split, first leaf.
     trees: Vec<(u32, usize, usize)>,
+    /// One more than the largest feature a split reads: the least row width the walk may
+    /// be given.
+    width: usize,
 }
 
 impl Forest {
@@ -263,11 +265,19 @@ impl Forest {
 
     /// Trees checked as [`BlockModel::from_json`] checks them, after `base_score`.
     fn of_trees(base_score: f64, trees: &[Tree]) -> Forest {
-        let mut forest = Forest { base_score, splits: Vec::new(), leaves: Vec::new(), trees: Vec::new() };
+        let mut forest = Forest {
+            base_score,
+            thresholds: Vec::new(),
+            columns: Vec::new(),
+            leaves: Vec::new(),
+            trees: Vec::new(),
+            width: 0,
+        };
         for tree in trees {
             let depth = tree.depth();
-            let (split_start, leaf_start) = (forest.splits.len(), forest.leaves.len());
-            forest.splits.resize(split_start + (1 << depth) - 1, Split { threshold: 0.0, feature: 0 });
+            let (split_start, leaf_start) = (forest.thresholds.len(), forest.leaves.len());
+            forest.thresholds.resize(split_start + (1 << depth) - 1, 0.0);
+            forest.columns.resize(split_start + (1 << depth) - 1, 0);
             forest.leaves.resize(leaf_start + (1 << depth), 0.0);
             forest.lay_out(tree, 0, 0, depth, split_start, leaf_start);
             forest.trees.push((depth as u32, split_start, leaf_start));
@@ -286,7 +296,10 @@ impl Forest {
         let (left, right) = if tree.feature[i] < 0 {
             (i, i)
         } else {
-            self.splits[split_start + h] = Split { threshold: tree.threshold[i], feature: tree.feature[i] as u32 };
+            let feature = tree.feature[i] as usize;
+            self.thresholds[split_start + h] = tree.threshold[i];
+            self.columns[split_start + h] = (feature * LANES) as u32;
+            self.width = self.width.max(feature + 1);
             (tree.left[i] as usize, tree.right[i] as usize)
         };
         self.lay_out(tree, left, 2 * h + 1, levels - 1, split_start, leaf_start);
@@ -296,45 +309,77 @@ impl Forest {
     /// The log-odds of each block of `rows` (row-major, `width` features each) into `out`, as
     /// [`Forest::log_odds`] gives them bit for bit. [`LANES`] rows go down each tree together:
     /// one row's walk is a chain of dependent loads, the walks of several rows are not, so the
-    /// processor overlaps them.
+    /// processor overlaps them. The rows are first copied feature-major, so that one pointer
+    /// reaches every lane's feature (`column + lane`).
+    ///
+    /// Panics if `width` is narrower than a feature the trees read.
     pub fn log_odds_of_rows(&self, rows: &[f64], width: usize, out: &mut [f64]) {
-        let mut row_chunks = rows.chunks_exact(LANES * width);
-        let mut out_chunks = out.chunks_exact_mut(LANES);
-        for (chunk, out) in (&mut row_chunks).zip(&mut out_chunks) {
-            let lanes: [&[f64]; LANES] = std::array::from_fn(|l| &chunk[l * width..(l + 1) * width]);
-            // `Sum` of f64 starts from -0.0: the same start keeps the sums bit for bit.
-            let mut sums = [-0.0f64; LANES];
-            for &(depth, split_start, leaf_start) in &self.trees {
-                let splits = &self.splits[split_start..];
-                let mut h = [0usize; LANES];
-                for _ in 0..depth {
-                    for l in 0..LANES {
-                        let split = splits[h[l]];
-                        h[l] = 2 * h[l] + 2 - usize::from(lanes[l][split.feature as usize] < split.threshold);
-                    }
-                }
-                for l in 0..LANES {
-                    sums[l] += self.leaves[leaf_start + h[l] + 1 - (1 << depth)];
-                }
+        assert!(width >= self.width, "rows of {width} features, the trees read {}", self.width);
+        if width == 0 {
+            out.iter_mut().for_each(|o| *o = self.log_odds(&[]));
+            return;
+        }
+        let mut columns = vec![0.0f64; width * LANES];
+        for (chunk, out) in rows.chunks(LANES * width).zip(out.chunks_mut(LANES)) {
+            let present = out.len().min(chunk.len() / width);
+            if present == 0 {
+                break;
             }
+            // A short last chunk repeats its last row in the lanes it lacks (lanes do not
+            // interact; their results are not used).
             for l in 0..LANES {
-                out[l] = self.base_score + sums[l];
+                let row = &chunk[l.min(present - 1) * width..][..width];
+                for (column, &value) in columns.chunks_exact_mut(LANES).zip(row) {
+                    column[l] = value;
+                }
+            }
+            let sums = self.log_odds_of_lanes(&columns);
+            out[..present].copy_from_slice(&sums[..present]);
+        }
+    }
+
+    /// The log-odds of the [`LANES`] rows of `columns`, laid out feature-major
+    /// (`columns[feature * LANES + lane]`), at least `self.width` features.
+    fn log_odds_of_lanes(&self, columns: &[f64]) -> [f64; LANES] {
+        assert!(columns.len() >= self.width * LANES);
+        // `Sum` of f64 starts from -0.0: the same start keeps the sums bit for bit.
+        let mut sums = [-0.0f64; LANES];
+        for &(depth, split_start, leaf_start) in &self.trees {
+            let splits = (1usize << depth) - 1;
+            let thresholds = &self.thresholds[split_start..split_start + splits];
+            let split_columns = &self.columns[split_start..split_start + splits];
+            let leaves = &self.leaves[leaf_start..leaf_start + splits + 1];
+            let mut h = [0usize; LANES];
+            for _ in 0..depth {
+                for (l, h) in h.iter_mut().enumerate() {
+                    // SAFETY: before step k (k < depth) `h` is a heap position of level k, at
+                    // most 2^(k+1) - 2 < 2^depth - 1 = `splits`, the length of `thresholds`
+                    // and `split_columns`. A column is `feature * LANES` for a feature below
+                    // `self.width` (`lay_out`), so `column + l` < `self.width * LANES`, which
+                    // the assertion above bounds by `columns.len()`.
+                    let (threshold, value) = unsafe {
+                        let column = *split_columns.get_unchecked(*h) as usize;
+                        (*thresholds.get_unchecked(*h), *columns.get_unchecked(column + l))
+                    };
+                    // Left (2h + 1) when below the threshold, else right (2h + 2): NaN goes right.
+                    *h = 2 * *h + 2 - usize::from(value < threshold);
+                }
+            }
+            for (sum, &h) in sums.iter_mut().zip(&h) {
+                *sum += leaves[h - splits];
             }
         }
-        for (row, out) in row_chunks.remainder().chunks_exact(width).zip(out_chunks.into_remainder()) {
-            *out = self.log_odds(row);
-        }
+        sums.map(|sum| self.base_score + sum)
     }
 
     /// The log-odds that the block of feature row `row` is content.
     pub fn log_odds(&self, row: &[f64]) -> f64 {
         let leaves = self.trees.iter().map(|&(depth, split_start, leaf_start)| {
-            let splits = &self.splits[split_start..];
             let mut h = 0usize;
             for _ in 0..depth {
-                let split = splits[h];
+                let feature = self.columns[split_start + h] as usize / LANES;
                 // Left (2h + 1) when below the threshold, else right (2h + 2): NaN goes right.
-                h = 2 * h + 2 - usize::from(row[split.feature as usize] < split.threshold);
+                h = 2 * h + 2 - usize::from(row[feature] < self.thresholds[split_start + h]);
             }
             self.leaves[leaf_start + h + 1 - (1 << depth)]
         });
