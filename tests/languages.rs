@@ -116,12 +116,6 @@ const FUNCTION_WORDS: &[(&str, &str)] = &[
     ("ko", "그리고 그러나 하지만 그래서 또 또한 및 등 이 그 저 것 수 때 더 매우 있다 없다 하다 했다"),
 ];
 
-/// Function words still among a page's keywords, known and not fixed: Stopwords ISO's
-/// Ukrainian list (73 words) lacks the preposition `на` ("on"), its Hindi list the
-/// conjunction `अगर` ("if"), and no maintained list we ship has them. The test fails if any
-/// other function word appears, and says when one of these is gone.
-const KNOWN_GAPS: &[(&str, &str)] = &[("uk", "на"), ("hi", "अगर")];
-
 fn process(lang: &str) -> indexer::docview::DocView {
     let config = Config::default();
     let stop_words = StopWords::generic();
@@ -152,15 +146,8 @@ fn keywords_hold_no_function_words_of_the_page_language() {
         let record = process(lang);
         println!("{lang}: {:?}", record.keywords);
         assert!(record.keywords.len() >= 5, "{lang}: too few keywords {:?}", record.keywords);
-        let known = |k: &str| KNOWN_GAPS.contains(&(*lang, k));
-        let bad: Vec<&String> =
-            record.keywords.iter().filter(|k| function_words.contains(&k.as_str()) && !known(k)).collect();
+        let bad: Vec<&String> = record.keywords.iter().filter(|k| function_words.contains(&k.as_str())).collect();
         assert!(bad.is_empty(), "{lang}: function words {bad:?} among keywords {:?}", record.keywords);
-        for (_, gap) in KNOWN_GAPS.iter().filter(|(l, _)| l == lang) {
-            if !record.keywords.iter().any(|k| k == gap) {
-                println!("{lang}: the known gap {gap:?} is no longer a keyword: take it out of KNOWN_GAPS");
-            }
-        }
         // Nor single letters or kana (a lone kanji can be a word: 寺, temple).
         let single_letter = |k: &str| {
             k.chars().count() == 1 && !indexer::text::is_cjk(k.chars().next().unwrap())

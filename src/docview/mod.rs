@@ -12,7 +12,7 @@ use serde::{Deserialize, Serialize};
 use crate::clean::{BlockWeights, FeatureVector, TopicContent, feature_vector};
 use crate::config::DocViewConfig;
 use crate::tagtree::{BlockType, TagTree};
-use crate::text::{StopWords, for_each_token, korean_stem, page_language};
+use crate::text::{StopWords, for_each_token, page_language};
 
 pub use summary::{abstract_of, paragraphs};
 
@@ -100,7 +100,7 @@ pub fn integrate(input: &IntegrationInput<'_>, config: &DocViewConfig) -> Integr
     let topic_vector = feature_vector(tree, &content.nodes, weights, stop_words);
     let keywords: Vec<String> = topic_vector.top(config.keywords).into_iter().map(|(t, _)| t.to_string()).collect();
     let title = title_of(tree, &topic_vector, config);
-    let summary = abstract_of(tree, content, &topic_vector, config);
+    let summary = abstract_of(tree, content, &topic_vector, stop_words, config);
     let relevant_hyperlinks = relevant_hyperlinks(tree, content, &topic_vector, stop_words, base.as_ref(), config);
     let images = if content.page_type == BlockType::Image {
         tree.images
@@ -209,18 +209,22 @@ fn relevant_hyperlinks(
         .collect()
 }
 
-/// Sum of keyword weights over the terms of `text` (a sentence's weight, §6). A Korean
-/// page's keywords are words without their final particle ([`korean_stem`]), which the
-/// sentence writes with it (기준금리를 for the keyword 기준금리): a word that is no keyword
-/// counts for its stem.
-pub(crate) fn keyword_weight(text: &str, keywords: &std::collections::HashMap<&str, f64>) -> f64 {
+/// Sum of keyword weights over the terms of `text` (a sentence's weight, §6). A page's
+/// keywords are its content terms ([`StopWords::content_term`]): without an elided article or
+/// preposition (`association` for `l'association`) and, on a Korean page, without the final
+/// particle (`기준금리` for `기준금리를`). The sentence writes the words as they are, so a word
+/// that is no keyword counts for its content term.
+pub(crate) fn keyword_weight(
+    text: &str,
+    keywords: &std::collections::HashMap<&str, f64>,
+    stop_words: &StopWords,
+) -> f64 {
     let mut weight = 0.0;
     for_each_token(text, |token| {
         let term = token.text.as_ref();
-        let stem = korean_stem(term);
         weight += keywords
             .get(term)
-            .or_else(|| (stem.len() < term.len()).then(|| keywords.get(stem)).flatten())
+            .or_else(|| stop_words.content_term(term).filter(|t| t.len() < term.len()).and_then(|t| keywords.get(t)))
             .copied()
             .unwrap_or(0.0)
     });
@@ -266,10 +270,23 @@ mod tests {
         // Written for this test: "the Bank of Korea raised the base rate (object particle)";
         // the page's keyword is the word without its particle (StopWords::content_term).
         let keywords = std::collections::HashMap::from([("기준금리", 2.0), ("kelp", 1.0)]);
-        assert_eq!(keyword_weight("한국은행이 기준금리를 올렸다", &keywords), 2.0);
-        assert_eq!(keyword_weight("기준금리 기준금리", &keywords), 4.0);
-        assert_eq!(keyword_weight("Kelp forests", &keywords), 1.0);
-        assert_eq!(keyword_weight("전문가", &keywords), 0.0);
+        let korean = StopWords::generic().for_language(Some("ko"));
+        assert_eq!(keyword_weight("한국은행이 기준금리를 올렸다", &keywords, &korean), 2.0);
+        assert_eq!(keyword_weight("기준금리 기준금리", &keywords, &korean), 4.0);
+        assert_eq!(keyword_weight("Kelp forests", &keywords, &korean), 1.0);
+        assert_eq!(keyword_weight("전문가", &keywords, &korean), 0.0);
+    }
+
+    #[test]
+    fn a_sentence_weighs_its_keywords_written_with_an_elided_article() {
+        // Written for this test: "the association of the beekeepers opened the hive"; the
+        // page's keywords are the words without the elided article (StopWords::content_term).
+        let keywords = std::collections::HashMap::from([("association", 2.0), ("apiculteurs", 1.0), ("alba", 1.0)]);
+        let french = StopWords::generic().for_language(Some("fr"));
+        assert_eq!(keyword_weight("L'association des apiculteurs a ouvert la ruche", &keywords, &french), 3.0);
+        assert_eq!(keyword_weight("dell'alba", &keywords, &StopWords::generic().for_language(Some("it"))), 1.0);
+        // An English page strips nothing: the generic lists hold no elided words.
+        assert_eq!(keyword_weight("L'association", &keywords, &StopWords::generic()), 0.0);
     }
 
     #[test]

@@ -6,7 +6,7 @@ use super::keyword_weight;
 use crate::clean::{FeatureVector, TopicContent};
 use crate::config::DocViewConfig;
 use crate::tagtree::{Item, TagTree, collapse_whitespace};
-use crate::text::{for_each_token, is_cjk, split_sentences, terms};
+use crate::text::{StopWords, for_each_token, is_cjk, split_sentences, terms};
 
 /// The paragraphs of the topic content (§6 step 1): the children of the topic root, each with
 /// the kept text of its subtree. Text the root holds itself between children (a heading, a
@@ -59,6 +59,7 @@ pub fn abstract_of(
     tree: &TagTree,
     content: &TopicContent,
     topic_vector: &FeatureVector,
+    stop_words: &StopWords,
     config: &DocViewConfig,
 ) -> String {
     let headline = content.headline(tree);
@@ -102,7 +103,7 @@ pub fn abstract_of(
     let mut chosen: Vec<&str> = headline.as_deref().filter(|_| headline_seen).into_iter().collect();
     for (sentences, quota) in paragraphs.iter().zip(quotas) {
         let mut ranked: Vec<(usize, f64)> =
-            sentences.iter().enumerate().map(|(i, s)| (i, keyword_weight(s, &keywords))).collect();
+            sentences.iter().enumerate().map(|(i, s)| (i, keyword_weight(s, &keywords, stop_words))).collect();
         ranked.sort_by(|a, b| b.1.total_cmp(&a.1).then(a.0.cmp(&b.0)));
         let mut picked: Vec<usize> = ranked.into_iter().take(quota).map(|(i, _)| i).collect();
         picked.sort_unstable();

@@ -20,7 +20,7 @@
 use tantivy::Index;
 use tantivy::tokenizer::{Language, Stemmer, StopWordFilter, TextAnalyzer, Token, TokenStream, Tokenizer};
 
-use crate::text::{for_each_token, generic_stop_words, is_folded};
+use crate::text::{fold, for_each_token, generic_stop_words, is_folded};
 
 /// The name the schemas in `index-schema/` give the tokenizer.
 pub const TOKENIZER_NAME: &str = "docview";
@@ -29,6 +29,18 @@ pub const TOKENIZER_NAME: &str = "docview";
 #[derive(Debug, Clone, Default)]
 pub struct DocViewTokenizer {
     tokens: Vec<Token>,
+    /// Lower-case `I` as `ı` (dotless), Turkish's rule: the text is Turkish.
+    dotless_i: bool,
+}
+
+impl DocViewTokenizer {
+    /// The tokenizer of Turkish text: `I` is lower-cased as `ı`, as Turkish writes the pair
+    /// (`IŞIK`, `Işık` → `ışık`; Unicode's SpecialCasing.txt, the `tr` condition), where
+    /// Unicode's default gives `işik`, a word Turkish does not write and its Snowball stemmer
+    /// does not know. (`İ` → `i` holds in every language: [`crate::text::fold`].)
+    pub fn turkish() -> DocViewTokenizer {
+        DocViewTokenizer { tokens: Vec::new(), dotless_i: true }
+    }
 }
 
 /// The tokens of one text, handed out one by one.
@@ -43,6 +55,7 @@ impl Tokenizer for DocViewTokenizer {
 
     fn token_stream<'a>(&'a mut self, text: &'a str) -> DocViewTokenStream<'a> {
         self.tokens.clear();
+        let dotless_i = self.dotless_i;
         let tokens = &mut self.tokens;
         let mut push = |text: String, offset_from: usize, offset_to: usize| {
             let position = tokens.len();
@@ -52,7 +65,9 @@ impl Tokenizer for DocViewTokenizer {
             // The word as written, not its lower case: lower-casing can change a letter's
             // length in bytes (İ, the Kelvin sign), and the offsets are the text's.
             let word = &text[t.start..t.end];
-            if !t.text.chars().any(is_hangul) {
+            if dotless_i && word.contains('I') && !t.text.chars().any(is_hangul) {
+                push(fold(&word.replace('I', "ı"), true).into_owned(), t.start, t.end);
+            } else if !t.text.chars().any(is_hangul) {
                 push(t.text.into_owned(), t.start, t.end);
             } else if is_folded(word) {
                 hangul_bigrams(word, t.start, None, &mut push);
@@ -178,7 +193,9 @@ pub fn snowball_language(lang: Option<&str>) -> Option<Language> {
 pub fn analyzer_for(lang: Option<&str>) -> TextAnalyzer {
     let Some(language) = snowball_language(lang) else { return docview_analyzer() };
     let generic = StopWordFilter::remove(generic_stop_words().iter().map(|w| w.to_string()));
-    let builder = TextAnalyzer::builder(DocViewTokenizer::default()).filter(generic).dynamic();
+    let tokenizer =
+        if language == Language::Turkish { DocViewTokenizer::turkish() } else { DocViewTokenizer::default() };
+    let builder = TextAnalyzer::builder(tokenizer).filter(generic).dynamic();
     let builder = match StopWordFilter::new(language) {
         Some(own) => builder.filter_dynamic(own),
         None => builder,
@@ -225,6 +242,16 @@ mod tests {
     }
 
     #[test]
+    fn turkish_pages_lower_i_by_the_turkish_rule() {
+        // Written for this test: "LIGHT", "Light" and "light" (ışık), "Istanbul" (İstanbul).
+        assert_eq!(analyze_as(Some("tr"), "IŞIK Işık ışık"), analyze_as(Some("tr"), "ışık ışık ışık"));
+        assert_eq!(analyze_as(Some("tr"), "İstanbul"), analyze_as(Some("tr"), "istanbul"));
+        // Other languages keep Unicode's default for I; İ is i everywhere.
+        assert_eq!(analyze_as(Some("de"), "IRIS"), ["iris"]);
+        assert_eq!(analyze("İstanbul"), ["istanbul"]);
+    }
+
+    #[test]
     fn english_is_stemmed_and_stop_words_removed() {
         assert_eq!(analyze("The Running of the Computers"), ["run", "comput"]);
     }
@@ -257,7 +284,7 @@ mod tests {
         // İ and the Kelvin sign change length when lower-cased; the apostrophe, the full stop
         // and the combining acute are joined into the word by UAX #29 but are no terms.
         for (text, terms) in [
-            ("İ한국", &["i\u{307}", "한국"][..]),
+            ("İz한국", &["iz", "한국"][..]),
             ("\u{212A}팝 서울", &["k", "팝", "서울"][..]),
             ("한국'어 서울.Com 한\u{301}국", &["한국", "어", "서울", "com", "한", "국"][..]),
         ] {
@@ -269,12 +296,12 @@ mod tests {
         }
     }
 
-    /// What the text at a token's span says: its lower case when it is already folded, else
-    /// its fold, of which a Hangul bigram is a part.
+    /// What the text at a token's span says: its lower case ([`crate::text::fold`]) when it is
+    /// already folded, else its fold, of which a Hangul bigram is a part.
     fn written_term(text: &str, token: &Token) -> String {
         let written = &text[token.offset_from..token.offset_to];
         if is_folded(written) {
-            written.to_lowercase()
+            crate::text::fold(written, true).into_owned()
         } else {
             let folded = crate::text::fold(written, true);
             assert!(folded.contains(token.text.as_str()), "{:?} not in {folded:?}", token.text);

@@ -2,7 +2,8 @@
 //! page's language, plus the paper's aggressive list learned from corpus document frequency
 //! (§3.2).
 //!
-//! The per-language lists are Stopwords ISO's, from the stop-words crate (58 languages). They
+//! The per-language lists are Stopwords ISO's, from the stop-words crate (58 languages), with
+//! spaCy's for the languages where ISO's lacks common function words (`ADDED`). They
 //! are broad: beyond function words they hold frequent adverbs, numerals and a few common
 //! nouns, which suits keywords and keyword fingerprints (a page's most telling terms) and
 //! contains every word of NLTK's (Snowball's) narrower lists but a dozen. English and
@@ -34,12 +35,21 @@ pub fn generic_stop_words() -> &'static FnvHashSet<&'static str> {
     &GENERIC
 }
 
-/// The list of every language the stop-words crate has, lower-cased (the tokenizer's terms are).
+/// Lists added to Stopwords ISO's for languages whose ISO list lacks common function words
+/// (Ukrainian's has 73 words and no `на`, "on"; Hindi's lacks `अगर`, "if"): spaCy's, a
+/// maintained, MIT-licensed list (source, version and licence in each file's header).
+const ADDED: &[(&str, &str)] = &[("hi", include_str!("stopwords/hi.txt")), ("uk", include_str!("stopwords/uk.txt"))];
+
+/// The list of every language the stop-words crate has, with [`ADDED`], as terms (folded and
+/// lower-cased as the tokenizer's are).
 static BY_LANGUAGE: LazyLock<HashMap<&'static str, FnvHashSet<String>>> = LazyLock::new(|| {
     stop_words::available_languages()
         .iter()
         .filter_map(|&code| {
-            let words = stop_words::lookup(code)?.iter().map(|w| w.to_lowercase());
+            let added = ADDED.iter().filter(|(c, _)| *c == code).flat_map(|(_, list)| list.lines());
+            let added = added.map(str::trim).filter(|line| !line.is_empty() && !line.starts_with('#'));
+            let words = stop_words::lookup(code)?.iter().copied().chain(added);
+            let words = words.map(|w| crate::text::fold(w, true).into_owned());
             Some((
                 code,
                 if code == "el" { words.map(|w| unaccented_greek(&w).into_owned()).collect() } else { words.collect() },

@@ -85,7 +85,22 @@ fn is_term(word: &str) -> bool {
 }
 
 fn lowercase(word: &str) -> Cow<'_, str> {
-    if word.chars().any(char::is_uppercase) { Cow::Owned(word.to_lowercase()) } else { Cow::Borrowed(word) }
+    if word.chars().any(char::is_uppercase) { Cow::Owned(to_lower(word)) } else { Cow::Borrowed(word) }
+}
+
+/// The lower case of a word, with `İ` (capital I with dot above) as `i`: Unicode's default
+/// lower case of it, `i` with a combining dot above (`i̇`), is a spelling no text writes. The
+/// letter belongs to Turkish and Azerbaijani (and names written in them, `İstanbul`), whose
+/// own rule lowers it to `i` (Unicode's SpecialCasing.txt, the `tr`/`az` conditions), so a
+/// query for `istanbul` finds the page. Their other rule, `I` → `ı`, needs the page's language
+/// and is applied by the index analysis of Turkish pages (`index::analyzer`).
+fn to_lower(word: &str) -> String {
+    if word.contains('\u{130}') {
+        // The `i` may compose with a mark that followed `İ` (`İ` + acute is `í`).
+        NFKC.normalize(&word.replace('\u{130}', "i").to_lowercase()).into_owned()
+    } else {
+        word.to_lowercase()
+    }
 }
 
 /// Unicode's compatibility composition (NFKC, UAX #15), with ICU's data.
@@ -112,7 +127,7 @@ pub fn fold(word: &str, latin: bool) -> Cow<'_, str> {
         let folded = NFKC.normalize(word);
         // A lone halfwidth voicing mark (ﾞ) folds to a combining mark, which is no term.
         if is_term(&folded) {
-            return Cow::Owned(folded.to_lowercase());
+            return Cow::Owned(to_lower(&folded));
         }
     }
     if latin { lowercase(word) } else { Cow::Borrowed(word) }
@@ -454,7 +469,10 @@ mod tests {
         assert!(matches!(fold("北京", false), Cow::Borrowed(_)));
         assert!(matches!(fold("café", true), Cow::Borrowed(_)));
         assert_eq!(fold("Straße", true), "straße");
-        assert_eq!(fold("İstanbul", true), "i\u{307}stanbul");
+        // İ is i, as Turkish and Azerbaijani lower it, not Unicode's default i + U+0307.
+        assert_eq!(fold("İstanbul", true), "istanbul");
+        assert_eq!(fold("İKİ", true), "iki");
+        assert_eq!(fold("I\u{307}ki", true), "iki");
         // Compatibility and decomposed forms.
         assert_eq!(fold("ＡＢＣ１２３", true), "abc123");
         assert_eq!(fold("ﬁle", true), "file");
