@@ -249,3 +249,32 @@ fn append_without_a_build_is_a_plain_build_and_other_replica_settings_are_refuse
     assert_eq!(std::fs::canonicalize(dir.path().join("current")).unwrap(), published);
     assert!(staging_folders(dir.path()).is_empty(), "a refused append removes its staging folder");
 }
+
+#[test]
+fn a_build_of_another_term_analysis_is_not_appended_to_and_searching_it_warns() {
+    let dir = tempfile::tempdir().unwrap();
+    let batch = tempfile::tempdir().unwrap();
+    second_batch(batch.path());
+    let d = path_str(dir.path());
+    run(&["build", "--quiet", path_str(batch.path()), "--dir", d], 0);
+    let published = std::fs::canonicalize(dir.path().join("current")).unwrap();
+    let stamp = published.join(indexer::index::TERM_ANALYSIS_FILE);
+    assert_eq!(std::fs::read_to_string(&stamp).unwrap().trim(), indexer::index::TERM_ANALYSIS.to_string());
+    let searched = indexer().args(["search", "night train", "--dir", d]).output().unwrap();
+    assert!(searched.status.success());
+    assert!(String::from_utf8(searched.stderr).unwrap().is_empty(), "a build of this release is searched quietly");
+
+    // A build made before builds recorded their term analysis.
+    std::fs::remove_file(&stamp).unwrap();
+    let searched = indexer().args(["search", "night train", "--dir", d]).output().unwrap();
+    assert!(searched.status.success(), "an older build is still searched");
+    let warning = String::from_utf8(searched.stderr).unwrap();
+    assert!(warning.contains("warning") && warning.contains("rebuild it"), "{warning}");
+    let appended =
+        indexer().args(["build", "--quiet", "--append", path_str(batch.path()), "--dir", d]).output().unwrap();
+    assert_eq!(appended.status.code(), Some(2));
+    let stderr = String::from_utf8(appended.stderr).unwrap();
+    assert!(stderr.contains("term analysis") && stderr.contains("rebuild without --append"), "{stderr}");
+    assert_eq!(std::fs::canonicalize(dir.path().join("current")).unwrap(), published, "the build is kept");
+    assert!(staging_folders(dir.path()).is_empty());
+}

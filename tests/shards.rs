@@ -188,6 +188,22 @@ fn shards_merged_and_searched_together_rank_as_one_build() {
     let twice = indexer().args(["search", "birch", "--dir"]).arg(&shard_a).arg("--dir").arg(&shard_a).output().unwrap();
     assert_eq!(twice.status.code(), Some(2));
     assert!(String::from_utf8(twice.stderr).unwrap().contains("given twice"));
+
+    // A shard of another term analysis (here: made before builds recorded theirs) has
+    // fingerprints that do not compare: the merge refuses it, a search warns about it.
+    let b_build = std::fs::canonicalize(shard_b.join("current")).unwrap();
+    std::fs::remove_file(b_build.join(indexer::index::TERM_ANALYSIS_FILE)).unwrap();
+    let mixed =
+        indexer().args(["replicas", "merge", "--dir"]).arg(&shard_a).arg("--dir").arg(&shard_b).output().unwrap();
+    assert_eq!(mixed.status.code(), Some(2));
+    let stderr = String::from_utf8(mixed.stderr).unwrap();
+    assert!(stderr.contains("term analysis") && stderr.contains("rebuild the shards"), "{stderr}");
+    let searched =
+        indexer().args(["search", "birch", "--dir"]).arg(&shard_a).arg("--dir").arg(&shard_b).output().unwrap();
+    assert!(searched.status.success());
+    let warning = String::from_utf8(searched.stderr).unwrap();
+    assert!(warning.contains(&*shard_b.to_string_lossy()) && warning.contains("rebuild it"), "{warning}");
+    assert!(!warning.contains(&format!("{} was", shard_a.display())), "{warning}");
 }
 
 #[test]

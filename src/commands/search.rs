@@ -141,6 +141,9 @@ pub fn run(args: SearchArgs) -> Result<ExitCode> {
     let hits = match args.dir.as_slice() {
         [dir] => {
             let mut collection = Collection::open(dir)?;
+            if let Some(stale) = collection.stale_analysis() {
+                eprintln!("indexer: warning: {} was {stale}", dir.display());
+            }
             if let Some(settings) = settings {
                 collection.set_settings(settings)?;
             }
@@ -148,6 +151,9 @@ pub fn run(args: SearchArgs) -> Result<ExitCode> {
         }
         dirs => {
             let mut shards = Shards::open(dirs)?;
+            for (dir, stale) in shards.stale_analyses() {
+                eprintln!("indexer: warning: {dir} was {stale}");
+            }
             if let Some(settings) = settings {
                 shards.set_settings(settings)?;
             }

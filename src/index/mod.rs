@@ -5,6 +5,7 @@
 mod analyzer;
 mod publish;
 mod schema;
+mod term_analysis;
 mod token_totals;
 mod writer;
 
@@ -13,6 +14,9 @@ pub use analyzer::{
 };
 pub use publish::{BuildOutput, CURRENT_LINK, abandon_build, current_build, publish_build, start_append, start_build};
 pub use schema::{FieldSource, IndexKind, IndexSchema, SchemaError};
+pub use term_analysis::{
+    TERM_ANALYSIS, TERM_ANALYSIS_FILE, describe_term_analysis, read_term_analysis, write_term_analysis,
+};
 pub use token_totals::{TOKEN_TOTALS_FILE, TokenTotals, count_token_totals, read_token_totals, write_token_totals};
 pub use writer::{IndexSet, PageDocument};
 

@@ -39,8 +39,8 @@ use crate::clean::site_template::{SiteTemplates, SiteTemplatesError};
 use crate::clean::{Cleaner, CleanerError, CleanerKind, site_of};
 use crate::config::Config;
 use crate::index::{
-    BuildOutput, IndexError, IndexSet, PageDocument, abandon_build, current_build, publish_build, start_append,
-    start_build,
+    BuildOutput, IndexError, IndexSet, PageDocument, TERM_ANALYSIS, abandon_build, current_build,
+    describe_term_analysis, publish_build, read_term_analysis, start_append, start_build, write_term_analysis,
 };
 use crate::input::{ByteCounter, Inflation, InputError, InputEvent, RawPage, SkipReason, Skipped, Source};
 use crate::replicas::{
@@ -283,6 +283,7 @@ pub fn build_with_options(
     summary.output = output.published_path().display().to_string();
     let summary_json = serde_json::to_string_pretty(&summary).unwrap_or_default();
     std::fs::write(staging.join(SUMMARY_FILE), summary_json + "\n").map_err(write_error(SUMMARY_FILE))?;
+    write_term_analysis(&staging)?;
     publish_build(output)?;
     Ok(summary)
 }
@@ -681,6 +682,19 @@ fn check_appendable(published: &Path, config: &Config) -> Result<(), BuildError>
                 reason: "the build has no saved replica signatures (made by an older indexer)".into(),
             });
         }
+    }
+    // Old and new pages' terms must meet, in the indexes and in the fingerprints the new pages
+    // are compared with.
+    let made_with = read_term_analysis(published);
+    if made_with != Some(TERM_ANALYSIS) {
+        return Err(BuildError::NotAppendable {
+            path: published.display().to_string(),
+            reason: format!(
+                "its terms were made with {}, this indexer's are of term analysis {TERM_ANALYSIS}, and the two \
+                 would not match",
+                describe_term_analysis(made_with)
+            ),
+        });
     }
     Ok(check_settings(&published.join(SIGNATURES_FILE), &config.replicas)?)
 }

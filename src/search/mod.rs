@@ -37,8 +37,8 @@ use tantivy::tokenizer::TextAnalyzer;
 use tantivy::{Directory, DocAddress, Index, IndexReader, ReloadPolicy, Searcher, TantivyDocument, Term};
 
 use crate::index::{
-    FieldSource, IndexError, IndexKind, IndexSchema, analyze_tokens, analyzer_for, current_build, read_token_totals,
-    register_tokenizers, snowball_language,
+    FieldSource, IndexError, IndexKind, IndexSchema, TERM_ANALYSIS, analyze_tokens, analyzer_for, current_build,
+    describe_term_analysis, read_term_analysis, read_token_totals, register_tokenizers, snowball_language,
 };
 use crate::text::split_sentences;
 
@@ -853,6 +853,26 @@ pub struct Collection {
     abstract_index: OpenIndex,
     fulltext: OpenIndex,
     settings: SearchSettings,
+    /// The term analysis the build was made with (`index::TERM_ANALYSIS_FILE`).
+    term_analysis: Option<u32>,
+}
+
+/// A build whose terms were made by another term analysis than the one queries are analysed
+/// with: words the two analyses write differently do not meet.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct StaleAnalysis {
+    pub made_with: Option<u32>,
+}
+
+impl std::fmt::Display for StaleAnalysis {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        write!(
+            f,
+            "built with {}, while this indexer analyses queries with term analysis {TERM_ANALYSIS}: pages whose \
+             words the two analyses write differently can be missed; rebuild it with this indexer",
+            describe_term_analysis(self.made_with)
+        )
+    }
 }
 
 impl Collection {
@@ -872,7 +892,13 @@ impl Collection {
             abstract_index: OpenIndex::open(&build, IndexKind::Abstract, wrap)?,
             fulltext: OpenIndex::open(&build, IndexKind::Fulltext, wrap)?,
             settings: SearchSettings::shipped(),
+            term_analysis: read_term_analysis(&build),
         })
+    }
+
+    /// Whether the build's term analysis is another than this release's.
+    pub fn stale_analysis(&self) -> Option<StaleAnalysis> {
+        (self.term_analysis != Some(TERM_ANALYSIS)).then_some(StaleAnalysis { made_with: self.term_analysis })
     }
 
     /// Searches with other settings from now on; an unknown field name is an error.

@@ -13,6 +13,7 @@ use tantivy::schema::Field;
 
 use super::{
     Bm25Statistics, Candidate, Collection, FeedbackText, IndexRanking, Ranker, SearchError, SearchHit, SearchSettings,
+    StaleAnalysis,
 };
 use crate::index::{IndexKind, current_build};
 
@@ -38,6 +39,11 @@ impl Shards {
             shards.push((dir.display().to_string(), Collection::open(dir)?));
         }
         Ok(Shards { shards, settings: SearchSettings::shipped() })
+    }
+
+    /// The shards (as given) whose term analysis is another than this release's.
+    pub fn stale_analyses(&self) -> Vec<(&str, StaleAnalysis)> {
+        self.shards.iter().filter_map(|(dir, c)| Some((dir.as_str(), c.stale_analysis()?))).collect()
     }
 
     /// Searches with other settings from now on.

@@ -41,8 +41,8 @@ use tantivy::{Index, IndexWriter, Term};
 
 use crate::config::{Config, ConfigError};
 use crate::index::{
-    BuildOutput, IndexError, IndexKind, IndexSchema, TokenTotals, count_token_totals, current_build, publish_build,
-    register_tokenizers, start_build, write_token_totals,
+    BuildOutput, IndexError, IndexKind, IndexSchema, TokenTotals, count_token_totals, current_build,
+    describe_term_analysis, publish_build, read_term_analysis, register_tokenizers, start_build, write_token_totals,
 };
 use crate::replicas::{Fingerprint, exact_fingerprint};
 use crate::tagtree::BlockType;
@@ -123,6 +123,11 @@ pub enum MergeError {
     SameShardTwice { dir: String },
     #[error("{path}, line {line}: {message}")]
     List { path: String, line: usize, message: String },
+    #[error(
+        "{dir} was built with {its}, {first} with {first_analysis}: their fingerprints do not compare; rebuild the \
+         shards with one indexer"
+    )]
+    MixedTermAnalysis { dir: String, its: String, first: String, first_analysis: String },
 }
 
 /// The fields of a DocView record the merge joins on.
@@ -222,6 +227,19 @@ pub fn merge_replicas(dirs: &[PathBuf], dry_run: bool) -> Result<MergeReport, Me
             return Err(MergeError::SameShardTwice { dir: dir.display().to_string() });
         }
         builds.push((dir.clone(), canonical));
+    }
+    // Near signatures are keyword fingerprints: shards of different term analyses have
+    // different keywords for some pages.
+    if let Some((first_dir, first_build)) = builds.first() {
+        let first_analysis = read_term_analysis(first_build);
+        if let Some((dir, build)) = builds.iter().find(|(_, b)| read_term_analysis(b) != first_analysis) {
+            return Err(MergeError::MixedTermAnalysis {
+                dir: dir.display().to_string(),
+                its: describe_term_analysis(read_term_analysis(build)),
+                first: first_dir.display().to_string(),
+                first_analysis: describe_term_analysis(first_analysis),
+            });
+        }
     }
     // The near-replica threshold of the first shard's build, as its config.toml recorded it.
     let near_min_terms = match builds.first().map(|(_, b)| b.join("config.toml")) {

@@ -28,6 +28,9 @@ pub struct EvalRunArgs {
 pub fn run(args: EvalRunArgs) -> Result<ExitCode> {
     let topics = read_topics(&args.topics)?;
     let mut collection = Collection::open(&args.dir.dir)?;
+    if let Some(stale) = collection.stale_analysis() {
+        eprintln!("indexer: warning: {} was {stale}", args.dir.dir.display());
+    }
     if let Some(settings) = args.tuning.settings()? {
         collection.set_settings(settings)?;
     }
