@@ -105,11 +105,15 @@ impl Cleaner {
         let block_model = match kind {
             CleanerKind::Blocks => {
                 let path = &config.blocks.model;
-                let model = BlockModel::load(path).map_err(|e| CleanerError {
+                let classifier = if path.is_empty() {
+                    BlockClassifier::built_in()
+                } else {
+                    BlockModel::load(path).map(|model| Arc::new(BlockClassifier::new(model)))
+                };
+                Some(classifier.map_err(|e| CleanerError {
                     path: if path.is_empty() { "built-in block model".into() } else { path.clone() },
                     message: e.to_string(),
-                })?;
-                Some(Arc::new(BlockClassifier::new(model)))
+                })?)
             }
             _ => None,
         };

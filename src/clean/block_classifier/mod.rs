@@ -28,6 +28,8 @@ pub use context::{CONTEXT_FEATURES, context_features};
 pub use features::{PageFeatures, block_features, blocks, feature_names, vocabulary_word};
 pub use model::{BlockModel, DEFAULT_MODEL_JSON, Forest, MAX_DEPTH, ModelError, SecondStage, Tree, probability};
 
+use std::sync::{Arc, OnceLock};
+
 use super::{BlockWeights, Layout, TopicContent};
 use crate::tagtree::{NodeId, TagTree};
 
@@ -88,6 +90,18 @@ impl BlockClassifier {
         let forest = Forest::of(&model);
         let second_stage = Forest::of_second_stage(&model);
         BlockClassifier { model, forest, second_stage }
+    }
+
+    /// The classifier of the built-in model ([`DEFAULT_MODEL_JSON`]), read once per process
+    /// and shared: a build makes a cleaner for each of its passes, and reading the model's
+    /// JSON is the larger part of making one.
+    pub fn built_in() -> Result<Arc<BlockClassifier>, ModelError> {
+        static BUILT_IN: OnceLock<Arc<BlockClassifier>> = OnceLock::new();
+        if let Some(classifier) = BUILT_IN.get() {
+            return Ok(Arc::clone(classifier));
+        }
+        let classifier = Arc::new(BlockClassifier::new(BlockModel::from_json(DEFAULT_MODEL_JSON)?));
+        Ok(Arc::clone(BUILT_IN.get_or_init(|| classifier)))
     }
 }
 
