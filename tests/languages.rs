@@ -218,6 +218,32 @@ fn a_query_finds_inflected_words_of_the_pages_language() {
     }
 }
 
+/// Pages in languages whose Snowball stemmer Tantivy does not name (Czech, Polish,
+/// Indonesian, Hindi) are stemmed in their language: a query with another inflection of a
+/// word of the page, which the page does not write, finds it (Czech `lávkou` for `lávka`,
+/// `lávku`; Polish `schroniskiem` for `schronisko`, `schroniska`; Indonesian `dilayani` for
+/// `melayani`, `layanan`; Hindi `पुस्तकालयों` for `पुस्तकालय`).
+#[test]
+fn a_query_finds_inflected_words_in_languages_beyond_tantivys_stemmers() {
+    let pages = tempfile::tempdir().unwrap();
+    let out = tempfile::tempdir().unwrap();
+    let queries = [("cs", "lávkou"), ("pl", "schroniskiem"), ("id", "dilayani"), ("hi", "पुस्तकालयों")];
+    for (lang, query) in queries {
+        let name = format!("{lang}.html");
+        let page = std::fs::read_to_string(repo_path(&format!("tests/fixtures/languages/{name}"))).unwrap();
+        assert!(!page.contains(query), "{lang}: the page writes {query}");
+        std::fs::write(pages.path().join(name), page).unwrap();
+    }
+    build(pages.path(), out.path());
+    for (lang, query) in queries {
+        for index in ["abstract", "fulltext"] {
+            let stdout = search(out.path(), query, index);
+            let first = stdout.lines().next().unwrap_or_default();
+            assert!(first.contains(&format!("{lang}.html")), "{query} ({index}): {stdout}");
+        }
+    }
+}
+
 /// `indexer build --quiet PAGES --dir OUT`, which must succeed.
 fn build(pages: &std::path::Path, out: &std::path::Path) {
     let build = std::process::Command::new(env!("CARGO_BIN_EXE_indexer"))

@@ -13,12 +13,13 @@
 //! [`snowball_language`]) is analysed by [`analyzer_for`] that language instead: its Snowball
 //! stop list and stemmer after the generic stop words. The writer hands such a page's tokens to
 //! Tantivy already analysed; a query is analysed for every language of the collection
-//! (`search`). Pages of other languages (Chinese, Japanese, Polish …) keep the registered
+//! (`search`). Pages of other languages (Chinese, Japanese, Vietnamese …) keep the registered
 //! analyzer: the English stemmer leaves CJK terms as they are and stems the English words
 //! such pages quote.
 
+use frostem::Algorithm;
 use tantivy::Index;
-use tantivy::tokenizer::{Language, Stemmer, StopWordFilter, TextAnalyzer, Token, TokenStream, Tokenizer};
+use tantivy::tokenizer::{Language, Stemmer, StopWordFilter, TextAnalyzer, Token, TokenFilter, TokenStream, Tokenizer};
 
 use crate::text::{fold, for_each_token, generic_stop_words, is_folded};
 
@@ -161,46 +162,148 @@ pub fn docview_analyzer() -> TextAnalyzer {
         .build()
 }
 
-/// The Snowball language of a BCP 47 primary subtag when it is not English and Tantivy has a
-/// stemmer for it; `None` for pages the registered analyzer suits (English, languages without
-/// a stemmer, no language).
-pub fn snowball_language(lang: Option<&str>) -> Option<Language> {
+/// The Snowball stemmer of a BCP 47 primary subtag when it is not English and Snowball has
+/// one; `None` for pages the registered analyzer suits (English, languages without a stemmer,
+/// no language). The stemmers are Snowball's current algorithms (the frostem crate, generated
+/// from the Snowball project's sources, which Tantivy's own `Stemmer` also calls): the 17
+/// languages Tantivy names, and Armenian, Basque, Catalan, Czech, Esperanto, Estonian, Hindi,
+/// Indonesian, Irish, Lithuanian, Nepali, Persian, Polish, Serbian and Yiddish.
+pub fn snowball_language(lang: Option<&str>) -> Option<Algorithm> {
     Some(match lang? {
-        "ar" => Language::Arabic,
-        "da" => Language::Danish,
-        "nl" => Language::Dutch,
-        "fi" => Language::Finnish,
-        "fr" => Language::French,
-        "de" => Language::German,
-        "el" => Language::Greek,
-        "hu" => Language::Hungarian,
-        "it" => Language::Italian,
-        "no" | "nb" | "nn" => Language::Norwegian,
-        "pt" => Language::Portuguese,
-        "ro" => Language::Romanian,
-        "ru" => Language::Russian,
-        "es" => Language::Spanish,
-        "sv" => Language::Swedish,
-        "ta" => Language::Tamil,
-        "tr" => Language::Turkish,
+        "ar" => Algorithm::Arabic,
+        "da" => Algorithm::Danish,
+        "nl" => Algorithm::Dutch,
+        "fi" => Algorithm::Finnish,
+        "fr" => Algorithm::French,
+        "de" => Algorithm::German,
+        "el" => Algorithm::Greek,
+        "hu" => Algorithm::Hungarian,
+        "it" => Algorithm::Italian,
+        "no" | "nb" | "nn" => Algorithm::Norwegian,
+        "pt" => Algorithm::Portuguese,
+        "ro" => Algorithm::Romanian,
+        "ru" => Algorithm::Russian,
+        "es" => Algorithm::Spanish,
+        "sv" => Algorithm::Swedish,
+        "ta" => Algorithm::Tamil,
+        "tr" => Algorithm::Turkish,
+        "hy" => Algorithm::Armenian,
+        "eu" => Algorithm::Basque,
+        "ca" => Algorithm::Catalan,
+        "cs" => Algorithm::Czech,
+        "eo" => Algorithm::Esperanto,
+        "et" => Algorithm::Estonian,
+        "hi" => Algorithm::Hindi,
+        "id" => Algorithm::Indonesian,
+        "ga" => Algorithm::Irish,
+        "lt" => Algorithm::Lithuanian,
+        "ne" => Algorithm::Nepali,
+        "fa" => Algorithm::Persian,
+        "pl" => Algorithm::Polish,
+        "sr" => Algorithm::Serbian,
+        "yi" => Algorithm::Yiddish,
+        _ => return None,
+    })
+}
+
+/// The language whose Snowball stop list Tantivy ships, for the stemmers that have one.
+fn snowball_stop_list(algorithm: Algorithm) -> Option<Language> {
+    Some(match algorithm {
+        Algorithm::Arabic => Language::Arabic,
+        Algorithm::Danish => Language::Danish,
+        Algorithm::Dutch => Language::Dutch,
+        Algorithm::Finnish => Language::Finnish,
+        Algorithm::French => Language::French,
+        Algorithm::German => Language::German,
+        Algorithm::Greek => Language::Greek,
+        Algorithm::Hungarian => Language::Hungarian,
+        Algorithm::Italian => Language::Italian,
+        Algorithm::Norwegian => Language::Norwegian,
+        Algorithm::Portuguese => Language::Portuguese,
+        Algorithm::Romanian => Language::Romanian,
+        Algorithm::Russian => Language::Russian,
+        Algorithm::Spanish => Language::Spanish,
+        Algorithm::Swedish => Language::Swedish,
+        Algorithm::Tamil => Language::Tamil,
+        Algorithm::Turkish => Language::Turkish,
         _ => return None,
     })
 }
 
 /// The analyzer of a page or query in `lang`: the registered one, or for a language with a
 /// stemmer of its own, the generic stop words, the language's Snowball stop list (when Tantivy
-/// has one) and its stemmer.
+/// has one) and its Snowball stemmer.
 pub fn analyzer_for(lang: Option<&str>) -> TextAnalyzer {
-    let Some(language) = snowball_language(lang) else { return docview_analyzer() };
+    let Some(algorithm) = snowball_language(lang) else { return docview_analyzer() };
     let generic = StopWordFilter::remove(generic_stop_words().iter().map(|w| w.to_string()));
     let tokenizer =
-        if language == Language::Turkish { DocViewTokenizer::turkish() } else { DocViewTokenizer::default() };
+        if algorithm == Algorithm::Turkish { DocViewTokenizer::turkish() } else { DocViewTokenizer::default() };
     let builder = TextAnalyzer::builder(tokenizer).filter(generic).dynamic();
-    let builder = match StopWordFilter::new(language) {
+    let builder = match snowball_stop_list(algorithm).and_then(StopWordFilter::new) {
         Some(own) => builder.filter_dynamic(own),
         None => builder,
     };
-    builder.filter_dynamic(Stemmer::new(language)).build()
+    builder.filter_dynamic(SnowballStemmer(algorithm)).build()
+}
+
+/// A Snowball stemmer as a Tantivy token filter, for every [`snowball_language`]: Tantivy's
+/// `Stemmer` runs the same algorithms but names only 17 languages. Terms reach it lower-cased.
+#[derive(Debug, Clone, Copy)]
+struct SnowballStemmer(Algorithm);
+
+impl TokenFilter for SnowballStemmer {
+    type Tokenizer<T: Tokenizer> = SnowballStemmerFilter<T>;
+
+    fn transform<T: Tokenizer>(self, inner: T) -> SnowballStemmerFilter<T> {
+        SnowballStemmerFilter { stemmer: frostem::Stemmer::new(self.0), inner }
+    }
+}
+
+#[derive(Clone)]
+struct SnowballStemmerFilter<T> {
+    stemmer: frostem::Stemmer,
+    inner: T,
+}
+
+impl<T: Tokenizer> Tokenizer for SnowballStemmerFilter<T> {
+    type TokenStream<'a> = SnowballStemmerStream<T::TokenStream<'a>>;
+
+    fn token_stream<'a>(&'a mut self, text: &'a str) -> Self::TokenStream<'a> {
+        SnowballStemmerStream { stemmer: self.stemmer, tail: self.inner.token_stream(text), buffer: String::new() }
+    }
+}
+
+struct SnowballStemmerStream<T> {
+    stemmer: frostem::Stemmer,
+    tail: T,
+    /// The stem when it is a slice of the term, swapped in without an allocation per token.
+    buffer: String,
+}
+
+impl<T: TokenStream> TokenStream for SnowballStemmerStream<T> {
+    fn advance(&mut self) -> bool {
+        if !self.tail.advance() {
+            return false;
+        }
+        let token = self.tail.token_mut();
+        match self.stemmer.stem(&token.text) {
+            std::borrow::Cow::Owned(stem) => token.text = stem,
+            std::borrow::Cow::Borrowed(stem) => {
+                self.buffer.clear();
+                self.buffer.push_str(stem);
+                std::mem::swap(&mut token.text, &mut self.buffer);
+            }
+        }
+        true
+    }
+
+    fn token(&self) -> &Token {
+        self.tail.token()
+    }
+
+    fn token_mut(&mut self) -> &mut Token {
+        self.tail.token_mut()
+    }
 }
 
 /// The analysed tokens of `text` (positions and offsets kept), repeats kept.
@@ -236,7 +339,7 @@ mod tests {
         assert_eq!(analyze_as(Some("fr"), "les maisons de la ville"), ["maison", "vill"]);
         assert_eq!(analyze_as(Some("ru"), "книги и книга"), ["книг", "книг"]);
         // English, a language without a stemmer, and no language: the registered analyzer.
-        for lang in [Some("en"), Some("pl"), Some("zh"), None] {
+        for lang in [Some("en"), Some("vi"), Some("zh"), None] {
             assert_eq!(analyze_as(lang, "The Running of the Computers"), ["run", "comput"], "{lang:?}");
         }
     }
@@ -249,6 +352,25 @@ mod tests {
         // Other languages keep Unicode's default for I; İ is i everywhere.
         assert_eq!(analyze_as(Some("de"), "IRIS"), ["iris"]);
         assert_eq!(analyze("İstanbul"), ["istanbul"]);
+    }
+
+    #[test]
+    fn languages_beyond_tantivys_seventeen_are_stemmed_too() {
+        // Written for this test: inflections of one word each, which Snowball's stemmer of the
+        // language brings to one stem: Czech "book", Polish "city", Catalan "market",
+        // Indonesian "to play" (prefixes), Lithuanian "city".
+        for (lang, forms) in [
+            ("cs", "knihy knihou"),
+            ("pl", "miasta miastem"),
+            ("ca", "mercats mercat"),
+            ("id", "bermain permainan"),
+            ("lt", "miestas mieste"),
+        ] {
+            let stems = analyze_as(Some(lang), forms);
+            assert_eq!(stems.len(), 2, "{lang}: {stems:?}");
+            assert_eq!(stems[0], stems[1], "{lang}: {forms} -> {stems:?}");
+        }
+        assert!(snowball_language(Some("hi")).is_some() && snowball_language(Some("vi")).is_none());
     }
 
     #[test]

@@ -4,7 +4,7 @@ use std::collections::HashMap;
 use std::path::Path;
 
 use tantivy::schema::{Field, FieldType};
-use tantivy::tokenizer::{Language, PreTokenizedString, TextAnalyzer};
+use tantivy::tokenizer::{PreTokenizedString, TextAnalyzer};
 use tantivy::{Index, IndexWriter, TantivyDocument};
 
 use crate::docview::DocView;
@@ -91,7 +91,7 @@ impl OneIndex {
 pub struct IndexSet {
     indexes: Vec<OneIndex>,
     /// The analyzer of each language with a stemmer of its own met so far.
-    analyzers: HashMap<Language, TextAnalyzer>,
+    analyzers: HashMap<frostem::Algorithm, TextAnalyzer>,
 }
 
 impl IndexSet {
