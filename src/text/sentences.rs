@@ -1,4 +1,8 @@
-//! Sentence splitting for the abstract (§6), with Chinese punctuation and abbreviations.
+//! Sentence splitting for the abstract (§6), with the sentence marks of every script and
+//! abbreviations.
+
+use icu_properties::props::SentenceTerminal;
+use icu_properties::{CodePointSetData, CodePointSetDataBorrowed};
 
 /// Abbreviations that end with a period without ending the sentence, lower-cased, without
 /// their last period (English, German, French, Spanish, Portuguese, Italian, Polish, Czech,
@@ -23,11 +27,26 @@ const BEFORE_NUMBERS: &[&str] = &[
     "no", "nos", "nr", "nº", "vol", "vols", "p", "pp", "s", "fig", "figs", "art", "ch", "sec", "eq", "tab", "bd", "ed",
 ];
 
+/// Unicode's Sentence_Terminal property (UAX #29's STerm, with ICU4X's data): the marks that
+/// end a sentence in each script, among them the Chinese `。！？`, the Devanagari and Bengali
+/// danda `।`, the Arabic question mark `؟`, the Urdu full stop `۔`, the Armenian `։`, the
+/// Ethiopic `።` and the Myanmar `။`.
+const SENTENCE_TERMINAL: CodePointSetDataBorrowed<'static> = CodePointSetData::new::<SentenceTerminal>();
+
+/// Whether `c` ends a sentence wherever it stands: `…` and the full-width `；`, which Chinese
+/// uses as sentence marks, and every sentence terminal outside ASCII. Those marks have no use
+/// inside a word or a number (the ASCII period has: `3.14`, `example.com`), and some scripts
+/// (Chinese, Myanmar) write no space after them.
+fn ends_wherever(c: char) -> bool {
+    matches!(c, '…' | '；') || (!c.is_ascii() && SENTENCE_TERMINAL.contains(c))
+}
+
 /// Splits `text` into trimmed, non-empty sentences.
 ///
-/// A sentence ends at a line break, after `。！？；…` (Chinese full-width marks end a sentence
-/// wherever they stand), and after `. ! ? ;` when followed by white space or the end of the
-/// text (so "3.14" and "example.com" are not split). Closing quotes and brackets that follow a
+/// A sentence ends at a line break, after `…`, `；` and the sentence terminals of Unicode
+/// outside ASCII (`。！？`, `।`, `؟`, `۔`, `։`, `።`, `။` …, wherever they stand, but for the
+/// full-width full stop `．` before a digit: [`ends_wherever`]), and after `. ! ? ;` when
+/// followed by white space or the end of the text (so "3.14" and "example.com" are not split). Closing quotes and brackets that follow a
 /// mark stay with the sentence. A period does not end a sentence after an abbreviation
 /// ([`ABBREVIATIONS`], and [`BEFORE_NUMBERS`] before a digit), an initial (`J. Smith`) or a
 /// dotted acronym (`U.S. Army`), nor
@@ -39,7 +58,7 @@ pub fn split_sentences(text: &str) -> Vec<&str> {
     while let Some((i, c)) = chars.next() {
         let end = match c {
             '\n' | '\r' => Some(i),
-            '。' | '！' | '？' | '；' | '…' | '.' | '!' | '?' | ';' => {
+            c if matches!(c, '.' | '!' | '?' | ';') || ends_wherever(c) => {
                 let mut end = i + c.len_utf8();
                 while let Some(&(j, next)) = chars.peek() {
                     if matches!(next, '"' | '\'' | '”' | '’' | ')' | '）' | '」' | '』' | '》') {
@@ -52,7 +71,7 @@ pub fn split_sentences(text: &str) -> Vec<&str> {
                 let ascii_mark = c.is_ascii();
                 match chars.peek() {
                     None => Some(end),
-                    Some(_) if !ascii_mark => Some(end),
+                    Some(&(_, next)) if !ascii_mark => (c != '．' || !next.is_numeric()).then_some(end),
                     Some(&(_, next)) if next.is_whitespace() => {
                         (c != '.' || !period_continues(&text[start..i], &text[end..])).then_some(end)
                     }
@@ -170,6 +189,29 @@ mod tests {
     fn a_word_in_lower_case_continues_the_sentence_and_etc_may_end_one() {
         assert_eq!(split_sentences("Apples, pears etc. are fruit. Fine."), ["Apples, pears etc. are fruit.", "Fine."]);
         assert_eq!(split_sentences("Apples, pears etc. Then bread."), ["Apples, pears etc.", "Then bread."]);
+    }
+
+    #[test]
+    fn the_sentence_marks_of_other_scripts_end_sentences() {
+        // Written for this test, two short sentences each: Hindi and Bengali (danda), Arabic
+        // (question mark, then full stop), Urdu (full stop), Armenian (full stop), Amharic
+        // (Ethiopic full stop), Burmese (section mark, no space after it), Chinese.
+        for (text, first) in [
+            ("बारिश हुई। लोग घर लौटे।", "बारिश हुई।"),
+            ("বৃষ্টি হল। মানুষ ফিরল।", "বৃষ্টি হল।"),
+            ("هل جاء المطر؟ نعم جاء.", "هل جاء المطر؟"),
+            ("بارش ہوئی۔ لوگ گھر گئے۔", "بارش ہوئی۔"),
+            ("Անձրև եկավ։ Մարդիկ գնացին։", "Անձրև եկավ։"),
+            ("ዝናብ ዘነበ። ሰዎች ሄዱ።", "ዝናብ ዘነበ።"),
+            ("မိုးရွာတယ်။လူတွေပြန်သွားတယ်။", "မိုးရွာတယ်။"),
+            ("下雨了。大家回家了。", "下雨了。"),
+        ] {
+            let sentences = split_sentences(text);
+            assert_eq!(sentences.len(), 2, "{text}: {sentences:?}");
+            assert_eq!(sentences[0], first, "{text}");
+        }
+        // A full-width full stop between full-width digits is a decimal point.
+        assert_eq!(split_sentences("価格は３．５万円。安い。"), ["価格は３．５万円。", "安い。"]);
     }
 
     #[test]

@@ -36,27 +36,42 @@ pub fn generic_stop_words() -> &'static FnvHashSet<&'static str> {
 }
 
 /// Lists added to Stopwords ISO's for languages whose ISO list lacks common function words
-/// (Ukrainian's has 73 words and no `на`, "on"; Hindi's lacks `अगर`, "if"): spaCy's, a
-/// maintained, MIT-licensed list (source, version and licence in each file's header).
-const ADDED: &[(&str, &str)] = &[("hi", include_str!("stopwords/hi.txt")), ("uk", include_str!("stopwords/uk.txt"))];
+/// (Ukrainian's has 73 words and no `на`, "on"; Hindi's lacks `अगर`, "if") or that it has no
+/// list for (Tamil): spaCy's, a maintained, MIT-licensed list (source, version and licence in
+/// each file's header).
+const ADDED: &[(&str, &str)] = &[
+    ("hi", include_str!("stopwords/hi.txt")),
+    ("ta", include_str!("stopwords/ta.txt")),
+    ("uk", include_str!("stopwords/uk.txt")),
+];
 
 /// The list of every language the stop-words crate has, with [`ADDED`], as terms (folded and
 /// lower-cased as the tokenizer's are).
 static BY_LANGUAGE: LazyLock<HashMap<&'static str, FnvHashSet<String>>> = LazyLock::new(|| {
-    stop_words::available_languages()
-        .iter()
-        .filter_map(|&code| {
+    let codes = stop_words::available_languages().iter().copied().chain(ADDED.iter().map(|&(code, _)| code));
+    codes
+        .map(|code| {
             let added = ADDED.iter().filter(|(c, _)| *c == code).flat_map(|(_, list)| list.lines());
             let added = added.map(str::trim).filter(|line| !line.is_empty() && !line.starts_with('#'));
-            let words = stop_words::lookup(code)?.iter().copied().chain(added);
-            let words = words.map(|w| crate::text::fold(w, true).into_owned());
-            Some((
-                code,
-                if code == "el" { words.map(|w| unaccented_greek(&w).into_owned()).collect() } else { words.collect() },
-            ))
+            let iso = stop_words::lookup(code).unwrap_or_default().iter().copied();
+            let words = iso.chain(added).map(|w| crate::text::fold(w, true).into_owned());
+            let words: FnvHashSet<String> = match code {
+                "el" => words.map(|w| unaccented_greek(&w).into_owned()).collect(),
+                "ro" => words.flat_map(|w| [romanian_comma_below(&w), w]).collect(),
+                _ => words.collect(),
+            };
+            (code, words)
         })
         .collect()
 });
+
+/// A Romanian word with `ș` and `ț` written with the comma below, as Romanian writes them
+/// (Unicode 3.0 gave them their own letters); the lists, and older text, write the cedilla
+/// letters `ş` and `ţ` that Unicode first had (Stopwords ISO's `şi`, "and", where a page
+/// writes `și`). The list keeps both spellings.
+fn romanian_comma_below(word: &str) -> String {
+    word.replace('ş', "ș").replace('ţ', "ț")
+}
 
 /// A Greek word without its accents and with the final sigma as σ: the form of the Greek
 /// stop lists (Stopwords ISO's and Snowball's write `οτι`, `αλλα`, `αυτεσ`), as the Snowball
@@ -377,6 +392,16 @@ mod tests {
         // English has no elision: the generic lists alone never strip.
         assert_eq!(StopWords::generic().content_term("o'clock"), Some("o'clock"));
         assert_eq!(french.content_term("abeilles"), Some("abeilles"));
+    }
+
+    #[test]
+    fn romanian_words_are_found_with_the_comma_or_the_cedilla() {
+        // "and", "although" as a page writes them today and as the lists and older text do.
+        let romanian = StopWords::generic().for_language(Some("ro"));
+        for word in ["și", "şi", "deși", "deşi"] {
+            assert!(romanian.is_stop(word), "{word}");
+        }
+        assert!(!romanian.is_stop("științe"));
     }
 
     #[test]
