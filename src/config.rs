@@ -640,6 +640,11 @@ pub struct BlocksConfig {
     /// a tab or print version); 0: the rule off. Chosen on the training folds
     /// (`eval train-blocks --grid`).
     pub repeat_min_terms: usize,
+    /// Training: the block features include the item-run share (the share of the page's terms
+    /// in the run of alike, byline-led items a block lies in: comments, reviews, replies,
+    /// cards). A model reads the features it was trained with, whatever this says when
+    /// cleaning.
+    pub item_runs: bool,
     /// Training labels: a block is content when at least this share of its tokens are in the
     /// page's gold text (bag intersection, the tokens of `eval clean`).
     pub label_min_gold_share: f64,
@@ -671,6 +676,7 @@ impl Default for BlocksConfig {
             min_probability: None,
             min_page_terms: 100,
             repeat_min_terms: 0,
+            item_runs: false,
             label_min_gold_share: 0.5,
             vocabulary_size: 48,
             trees: 150,

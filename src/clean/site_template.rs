@@ -425,7 +425,7 @@ mod tests {
         use crate::clean::block_classifier::{BlockModel, Tree, feature_names};
         // A block model that keeps every block with terms: the template's too, as a model
         // trained on pages alone may on a short page.
-        let features = feature_names(&[]);
+        let features = feature_names(&[], false);
         let log_terms = features.iter().position(|n| n == "log_terms").unwrap();
         let keep_all = BlockModel {
             protocol: "test".into(),

@@ -95,6 +95,8 @@ struct BlockPage {
     copies: Vec<Option<usize>>,
     /// `[blocks] repeat_min_terms`: the cleaner's repeated-text rule, applied when scoring.
     repeat_min_terms: usize,
+    /// `[blocks] item_runs`: the rows hold the item-run feature.
+    item_runs: bool,
 }
 
 impl BlockPage {
@@ -205,11 +207,17 @@ impl BlockPage {
             alignment_skipped: config.blocks.labels == BlockLabels::Aligned && aligned.is_none(),
             copies,
             repeat_min_terms: config.blocks.repeat_min_terms,
+            item_runs: config.blocks.item_runs,
         }
     }
 
     fn rows(&self, vocabulary: &[String]) -> Vec<f64> {
-        block_features(&self.tree, &self.layout, &self.weights, &self.docview, vocabulary, &self.blocks)
+        block_features(&self.tree, &self.layout, &self.weights, &self.docview, vocabulary, self.item_runs, &self.blocks)
+    }
+
+    /// The features of a row of `rows(vocabulary)`.
+    fn width(&self, vocabulary: &[String]) -> usize {
+        feature_names(vocabulary, self.item_runs).len()
     }
 
     /// The blocks `copies` groups by their text for the repeated-text rule at `min_terms`
@@ -355,7 +363,7 @@ fn vocabulary(pages: &[&BlockPage], size: usize) -> Vec<String> {
 fn fit(pages: &[&BlockPage], config: &BlocksConfig, protocol: String) -> Result<BlockModel, CleanEvalError> {
     let pages: Vec<&BlockPage> = pages.iter().copied().filter(|p| p.trainable).collect();
     let vocabulary = vocabulary(&pages, config.vocabulary_size);
-    let names = feature_names(&vocabulary);
+    let names = feature_names(&vocabulary, config.item_runs);
     let width = names.len();
     let per_page: Vec<Examples> = pages
         .par_iter()
@@ -387,7 +395,7 @@ fn fit_second_stage(
     vocabulary: &[String],
     config: &BlocksConfig,
 ) -> Result<SecondStage, CleanEvalError> {
-    let width = feature_names(vocabulary).len();
+    let width = feature_names(vocabulary, config.item_runs).len();
     let c = CONTEXT_FEATURES.len();
     let per_page: Vec<Examples> = pages
         .par_iter()
@@ -414,13 +422,13 @@ fn predict_second_stage(
     pages: &[&BlockPage],
     stage1: &[&[f64]],
 ) -> Vec<Vec<f64>> {
-    let width = feature_names(vocabulary).len();
     let c = CONTEXT_FEATURES.len();
     pages
         .par_iter()
         .zip(stage1)
         .map(|(page, stage1)| {
             let rows = page.rows(vocabulary);
+            let width = page.width(vocabulary);
             let context = context_features(&page.tree, &page.blocks, stage1);
             let mut row = Vec::with_capacity(width + c);
             (0..page.blocks.len())

@@ -69,9 +69,17 @@ const BASE: &[&str] = &[
     "in_headline_story",
 ];
 
-/// The feature names of a model with hint vocabulary `vocabulary`, in vector order.
-pub fn feature_names(vocabulary: &[String]) -> Vec<String> {
+/// The item-run feature ([`item_run_shares`]), read by a model whose features name it
+/// (`[blocks] item_runs` when it was trained).
+pub const ITEM_RUN_SHARE: &str = "item_run_share";
+
+/// The feature names of a model with hint vocabulary `vocabulary` (and the item-run feature
+/// when `item_runs`), in vector order.
+pub fn feature_names(vocabulary: &[String], item_runs: bool) -> Vec<String> {
     let mut names: Vec<String> = BASE.iter().map(|s| s.to_string()).collect();
+    if item_runs {
+        names.push(ITEM_RUN_SHARE.to_string());
+    }
     names.extend(TAGS.iter().map(|t| format!("tag_{t}")));
     names.extend(ANCESTOR_TAGS.iter().map(|t| format!("inside_{t}")));
     names.extend(vocabulary.iter().map(|w| format!("hint_{w}")));
@@ -103,17 +111,19 @@ fn ln1p(x: usize) -> f64 {
     (x as f64).ln_1p()
 }
 
-/// The feature rows of `blocks` (row-major, `feature_names(vocabulary).len()` per block).
-/// `docview` is the default cleaner's topic content of the same tree read with `layout`.
+/// The feature rows of `blocks` (row-major, `feature_names(vocabulary, item_runs).len()` per
+/// block). `docview` is the default cleaner's topic content of the same tree read with
+/// `layout`.
 pub fn block_features(
     tree: &TagTree,
     layout: &Layout,
     weights: &BlockWeights,
     docview: &TopicContent,
     vocabulary: &[String],
+    item_runs: bool,
     blocks: &[NodeId],
 ) -> Vec<f64> {
-    let page = PageFeatures::new(tree, layout, weights, docview, vocabulary, blocks);
+    let page = PageFeatures::new(tree, layout, weights, docview, vocabulary, item_runs, blocks);
     let width = page.width();
     let mut rows = vec![0.0; width * blocks.len()];
     for (b, row) in rows.chunks_mut(width).enumerate() {
@@ -150,6 +160,8 @@ pub struct PageFeatures<'a> {
     story_span: Option<(NodeId, NodeId)>,
     kept_terms: usize,
     title_node: Option<NodeId>,
+    /// Per block, [`item_run_shares`]; `None` when the model does not read it.
+    item_run_share: Option<Vec<f64>>,
 }
 
 impl<'a> PageFeatures<'a> {
@@ -159,6 +171,7 @@ impl<'a> PageFeatures<'a> {
         weights: &'a BlockWeights,
         docview: &'a TopicContent,
         vocabulary: &'a [String],
+        item_runs: bool,
         blocks: &'a [NodeId],
     ) -> PageFeatures<'a> {
         let n = tree.nodes.len();
@@ -233,6 +246,7 @@ impl<'a> PageFeatures<'a> {
         let story_span = story.map(|s| (s, last_descendant(tree, s)));
         let kept_terms: usize = docview.nodes.iter().map(|&id| tree.nodes[id].own.terms).sum();
         let title_node = layout.title_heading().map(|h| h.node);
+        let item_run_share = item_runs.then(|| item_run_shares(tree, blocks));
         PageFeatures {
             tree,
             layout,
@@ -254,12 +268,18 @@ impl<'a> PageFeatures<'a> {
             story_span,
             kept_terms,
             title_node,
+            item_run_share,
         }
     }
 
     /// Features per block.
     pub fn width(&self) -> usize {
-        BASE.len() + TAGS.len() + ANCESTOR_TAGS.len() + 2 * self.vocabulary.len()
+        BASE.len() + self.extra() + TAGS.len() + ANCESTOR_TAGS.len() + 2 * self.vocabulary.len()
+    }
+
+    /// Features between the base ones and the tags: the item-run share, when read.
+    fn extra(&self) -> usize {
+        usize::from(self.item_run_share.is_some())
     }
 
     /// Writes the features of block `b` (of `blocks`, in order) into `row` (`width()` long).
@@ -345,6 +365,10 @@ impl<'a> PageFeatures<'a> {
         row.fill(0.0);
         row[..BASE.len()].copy_from_slice(&values);
         let mut at = BASE.len();
+        if let Some(shares) = &self.item_run_share {
+            row[at] = shares[b];
+        }
+        at += self.extra();
         if let Some(i) = TAGS.iter().position(|&t| t == node.tag) {
             row[at + i] = 1.0;
         }
@@ -447,6 +471,75 @@ fn alike_siblings(tree: &TagTree, blocks: &[NodeId]) -> Vec<usize> {
     blocks.iter().map(|&id| alike[id]).collect()
 }
 
+/// Items of a run: at least this many alike siblings.
+const MIN_RUN_ITEMS: usize = 3;
+
+/// A lead block of at most this many terms is byline-like (an author and a date, a title).
+const MAX_LEAD_TERMS: usize = 15;
+
+/// Per block, the share of the page's terms held by the run of alike items the block lies in
+/// (its nearest ancestor, or itself, that is an item of one), 0 outside every run.
+///
+/// A run is at least [`MIN_RUN_ITEMS`] siblings of the same tag and first class/id word,
+/// at least half of them led by a byline: the item
+/// holds two blocks or more, and its first block is short ([`MAX_LEAD_TERMS`]) and shorter
+/// than its longest. Comments, reader reviews and forum replies are such runs (a name and a
+/// date, then the text), and so are a listing's cards (a title, then a blurb); what tells
+/// them apart is how much of the page the run holds and where it lies, which the model reads
+/// beside it. An article's paragraphs are no run (one block each), nor is a menu (a link
+/// each), whatever the page's class names, in any language.
+fn item_run_shares(tree: &TagTree, blocks: &[NodeId]) -> Vec<f64> {
+    let n = tree.nodes.len();
+    // Bottom-up (children after their parent in id order): blocks in each subtree, the first
+    // block's terms and the largest block's terms.
+    let mut count = vec![0usize; n];
+    let mut lead = vec![None::<usize>; n];
+    let mut largest = vec![0usize; n];
+    for id in (0..n).rev() {
+        let node = &tree.nodes[id];
+        let own = node.own.terms;
+        count[id] = usize::from(own > 0) + node.children.iter().map(|&c| count[c]).sum::<usize>();
+        lead[id] = if own > 0 { Some(own) } else { node.children.iter().find_map(|&c| lead[c]) };
+        largest[id] = node.children.iter().map(|&c| largest[c]).fold(own, usize::max);
+    }
+    let byline_led =
+        |id: NodeId| count[id] >= 2 && lead[id].is_some_and(|terms| terms <= MAX_LEAD_TERMS && terms < largest[id]);
+    let key = |id: NodeId| {
+        let node = &tree.nodes[id];
+        (node.tag.as_str(), hint_words(&node.hint).find(|w| w.bytes().all(|b| b.is_ascii_alphabetic())).unwrap_or(""))
+    };
+    let page_terms = tree.nodes[TagTree::ROOT].subtree.terms.max(1) as f64;
+    // Per node: the share of the run it is an item of.
+    let mut item_share = vec![0.0; n];
+    let mut children: Vec<NodeId> = Vec::new();
+    for node in &tree.nodes {
+        children.clear();
+        children.extend(node.children.iter().copied().filter(|&c| tree.nodes[c].subtree.terms > 0));
+        if children.len() < MIN_RUN_ITEMS {
+            continue;
+        }
+        children.sort_by_key(|&c| key(c));
+        for run in children.chunk_by(|&a, &b| key(a) == key(b)) {
+            let led = run.iter().filter(|&&c| byline_led(c)).count();
+            if run.len() >= MIN_RUN_ITEMS && 2 * led >= run.len() {
+                let terms: usize = run.iter().map(|&c| tree.nodes[c].subtree.terms).sum();
+                for &c in run {
+                    item_share[c] = terms as f64 / page_terms;
+                }
+            }
+        }
+    }
+    // Top-down: a node outside every run of its own takes its nearest ancestor's.
+    for id in 0..n {
+        if item_share[id] == 0.0
+            && let Some(p) = tree.nodes[id].parent
+        {
+            item_share[id] = item_share[p];
+        }
+    }
+    blocks.iter().map(|&id| item_share[id]).collect()
+}
+
 /// The last node of `id`'s subtree (ids of a subtree are contiguous).
 fn last_descendant(tree: &TagTree, id: NodeId) -> NodeId {
     let mut last = id;
@@ -488,4 +581,43 @@ fn text_marks(node: &crate::tagtree::Node) -> (usize, usize, usize) {
         }
     }
     (punctuation, digits, chars)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn a_run_of_byline_led_items_holds_its_blocks_and_paragraphs_and_menus_are_no_run() {
+        let comment = |name: &str, text: &str| {
+            format!(
+                "<li class=c><div class=who>{name} on 3 May</div><p>{text} and some more words to read here.</p></li>"
+            )
+        };
+        let html = format!(
+            "<html><body><ul class=nav><li><a href=/a>Home</a></li><li><a href=/b>World</a></li>\
+             <li><a href=/c>Sports</a></li></ul><div id=story><p>The first paragraph of the story.</p>\
+             <p>The second paragraph of the story.</p><p>The third paragraph of the story.</p></div>\
+             <ol class=replies>{}{}{}</ol></body></html>",
+            comment("Ann", "I liked it"),
+            comment("Bo", "Not for me"),
+            comment("Cy", "Well written")
+        );
+        let tree = TagTree::with_default_config(&html);
+        let ids = blocks(&tree);
+        let shares = item_run_shares(&tree, &ids);
+        let text = |b: usize| tree.nodes[ids[b]].terms.iter().collect::<Vec<_>>().join(" ");
+        let share_of = |word: &str| shares[(0..ids.len()).find(|&b| text(b).contains(word)).unwrap()];
+        for word in ["home", "sports", "first", "third"] {
+            assert_eq!(share_of(word), 0.0, "{word}");
+        }
+        let run = share_of("ann");
+        assert!(run > 0.0 && run < 1.0, "{run}");
+        for word in ["liked", "bo", "written"] {
+            assert_eq!(share_of(word), run, "{word}");
+        }
+        let comments: usize =
+            tree.nodes.iter().filter(|n| n.tag == "li" && n.hint == "c").map(|n| n.subtree.terms).sum();
+        assert!((run - comments as f64 / tree.nodes[TagTree::ROOT].subtree.terms as f64).abs() < 1e-12);
+    }
 }

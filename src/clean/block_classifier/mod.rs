@@ -25,7 +25,7 @@ mod features;
 mod model;
 
 pub use context::{CONTEXT_FEATURES, context_features};
-pub use features::{PageFeatures, block_features, blocks, feature_names, vocabulary_word};
+pub use features::{ITEM_RUN_SHARE, PageFeatures, block_features, blocks, feature_names, vocabulary_word};
 pub use model::{BlockModel, DEFAULT_MODEL_JSON, Forest, MAX_DEPTH, ModelError, SecondStage, Tree, probability};
 
 use std::sync::{Arc, OnceLock};
@@ -142,7 +142,8 @@ pub fn clean_blocks(
     repeat_min_terms: usize,
 ) -> TopicContent {
     let ids = blocks(tree);
-    let page = PageFeatures::new(tree, layout, weights, docview, &classifier.model.vocabulary, &ids);
+    let model = &classifier.model;
+    let page = PageFeatures::new(tree, layout, weights, docview, &model.vocabulary, model.item_runs(), &ids);
     let judged: Vec<usize> = (0..ids.len()).filter(|&b| !is_bare_headline(tree, layout, ids[b])).collect();
     let width = page.width();
     let log_odds = match &classifier.second_stage {
@@ -216,7 +217,7 @@ mod tests {
     /// below otherwise.
     fn stump(name: &str, at: f64, above: bool) -> BlockModel {
         let sign = if above { 1.0 } else { -1.0 };
-        let features = feature_names(&[]);
+        let features = feature_names(&[], false);
         let f = features.iter().position(|n| n == name).unwrap();
         BlockModel {
             protocol: "test".into(),
@@ -361,8 +362,8 @@ mod tests {
         let text = content.text(&tree);
         assert!(text.contains("terns came back") && text.contains("Another region"), "{text}");
         assert!(!text.contains("Sports"), "{text}");
-        let features = block_features(&tree, &layout, &weights, &docview, &[], &blocks(&tree));
-        assert_eq!(features.len(), blocks(&tree).len() * feature_names(&[]).len());
+        let features = block_features(&tree, &layout, &weights, &docview, &[], false, &blocks(&tree));
+        assert_eq!(features.len(), blocks(&tree).len() * feature_names(&[], false).len());
         assert!(features.iter().all(|v| v.is_finite()));
     }
 }

@@ -8,7 +8,7 @@
 use serde::{Deserialize, Serialize};
 
 use super::context::CONTEXT_FEATURES;
-use super::features::feature_names;
+use super::features::{ITEM_RUN_SHARE, feature_names};
 
 /// The built-in model, trained by `indexer eval train-blocks` (see its `protocol`).
 pub const DEFAULT_MODEL_JSON: &str = include_str!("block-model.json");
@@ -164,13 +164,18 @@ pub enum ModelError {
 pub const MAX_DEPTH: usize = 12;
 
 impl BlockModel {
+    /// Whether the model reads the item-run feature (trained with `[blocks] item_runs`).
+    pub fn item_runs(&self) -> bool {
+        self.features.iter().any(|f| f == ITEM_RUN_SHARE)
+    }
+
     /// Reads a model from JSON and checks its shape.
     pub fn from_json(text: &str) -> Result<BlockModel, ModelError> {
         let model: BlockModel = serde_json::from_str(text)?;
         if model.vocabulary.len() > 64 {
             return Err(ModelError::Vocabulary(model.vocabulary.len()));
         }
-        let expected = feature_names(&model.vocabulary);
+        let expected = feature_names(&model.vocabulary, model.item_runs());
         if model.features != expected {
             return Err(ModelError::Features { found: model.features.len(), expected: expected.len() });
         }

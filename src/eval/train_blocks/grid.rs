@@ -138,7 +138,7 @@ impl Cache {
                 universe.push(word.clone());
             }
         }
-        let fixed = feature_names(&[]).len();
+        let fixed = pages.first().map_or(0, |page| page.width(&[]));
         let (u, width) = (universe.len(), fixed + 2 * universe.len());
         // A page's rows hold at most 64 words: the universe is read 64 words at a time.
         let rows = pages
