@@ -270,6 +270,45 @@ mod tests {
     }
 
     #[test]
+    fn a_model_trained_with_item_runs_loads_and_reads_them() {
+        let mut model = stump("log_terms", 0.0, true);
+        let features = feature_names(&[], true);
+        let at = features.iter().position(|n| n == ITEM_RUN_SHARE).unwrap();
+        assert_eq!(features.len(), model.features.len() + 1);
+        model.features = features;
+        // Content inside a run of items, whatever else the block is.
+        model.trees = vec![Tree::one_split(at, 0.0, -5.0, 5.0)];
+        let model = BlockModel::from_json(&serde_json::to_string(&model).unwrap()).unwrap();
+        assert!(model.item_runs() && !stump("log_terms", 0.0, true).item_runs());
+        let item =
+            |who: &str| format!("<li><div>{who} on 3 May</div><p>A reply by {who}, longer than its byline.</p></li>");
+        let html = format!(
+            "<html><body><p>The story, one paragraph of it.</p><ol>{}{}{}</ol></body></html>",
+            item("Ann"),
+            item("Bo"),
+            item("Cy")
+        );
+        let config = Config::default();
+        let tree = TagTree::with_default_config(&html);
+        let layout = Layout::of(&tree, &config.layout);
+        let weights = block_weights(&tree, &config.block_weight);
+        let docview = clean_page(&tree, &layout, &weights, CleanerKind::DocView, &config);
+        let ids = blocks(&tree);
+        let rows = block_features(&tree, &layout, &weights, &docview, &[], true, &ids);
+        let width = model.features.len();
+        assert_eq!(rows.len(), ids.len() * width);
+        let share = |word: &str| {
+            let b = (0..ids.len()).find(|&b| tree.nodes[ids[b]].terms.iter().any(|t| t.contains(word))).unwrap();
+            rows[b * width + at]
+        };
+        assert_eq!(share("story"), 0.0);
+        assert!(share("reply") > 0.0 && share("ann") == share("reply"));
+        let kept = clean_blocks(&tree, &layout, &weights, &docview, &BlockClassifier::new(model), 0.5, 0);
+        let text = kept.text(&tree);
+        assert!(text.contains("A reply by Ann") && text.contains("Cy on 3 May"), "{text}");
+    }
+
+    #[test]
     fn a_model_that_copies_docview_keeps_what_docview_keeps() {
         let config = Config::default();
         let tree = TagTree::with_default_config(PAGE);
