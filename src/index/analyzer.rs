@@ -19,7 +19,9 @@
 
 use frostem::Algorithm;
 use tantivy::Index;
-use tantivy::tokenizer::{Language, Stemmer, StopWordFilter, TextAnalyzer, Token, TokenFilter, TokenStream, Tokenizer};
+use tantivy::tokenizer::{Language, StopWordFilter, TextAnalyzer, Token, TokenFilter, TokenStream, Tokenizer};
+
+use super::stemmer::RememberingStemmer;
 
 use crate::text::{fold, for_each_token, generic_stop_words, is_folded};
 
@@ -158,7 +160,7 @@ impl TokenStream for DocViewTokenStream<'_> {
 pub fn docview_analyzer() -> TextAnalyzer {
     TextAnalyzer::builder(DocViewTokenizer::default())
         .filter(StopWordFilter::remove(generic_stop_words().iter().map(|w| w.to_string())))
-        .filter(Stemmer::new(Language::English))
+        .filter(RememberingStemmer::new(Language::English))
         .build()
 }
 

@@ -5,6 +5,7 @@
 mod analyzer;
 mod publish;
 mod schema;
+mod stemmer;
 mod term_analysis;
 mod token_totals;
 mod writer;
