@@ -208,7 +208,9 @@ pub fn snowball_language(lang: Option<&str>) -> Option<Algorithm> {
     })
 }
 
-/// The language whose Snowball stop list Tantivy ships, for the stemmers that have one.
+/// Tantivy's name of a stemmer's language, for its Snowball stop list: `StopWordFilter::new`
+/// has none for some of these (Arabic, Greek, Romanian, Tamil, Turkish), whose pages then
+/// drop the generic stop words only.
 fn snowball_stop_list(algorithm: Algorithm) -> Option<Language> {
     Some(match algorithm {
         Algorithm::Arabic => Language::Arabic,
