@@ -14,8 +14,13 @@ use fnv::FnvHashMap;
 use tantivy::tokenizer::{Language, Token, TokenFilter, TokenStream, Tokenizer};
 
 /// Words a thread remembers, all languages together, before it forgets them all and starts
-/// again (a bound on memory, about 2 MB a thread, not tuned).
+/// again (a bound on memory, about 2 MB a thread with [`REMEMBERED_WORD_BYTES`], not tuned).
 const REMEMBERED_WORDS: usize = 1 << 14;
+
+/// The longest word remembered, in bytes: a longer one is stemmed each time. Without it the
+/// memory's bound would be in words only, and a crawl of pages of long distinct tokens (a
+/// hostile or broken page can hold words of any length) would fill it with megabytes each.
+const REMEMBERED_WORD_BYTES: usize = 64;
 
 thread_local! {
     /// This thread's remembered stems: word to stem, per language.
@@ -76,6 +81,10 @@ impl<T: TokenStream> TokenStream for RememberingStemmerStream<T> {
         }
         let (language, stemmer) = (self.language, self.stemmer);
         let token = self.tail.token_mut();
+        if token.text.len() > REMEMBERED_WORD_BYTES {
+            token.text = stemmer.stem(&token.text).into_owned();
+            return true;
+        }
         STEMS.with(|stems| {
             let mut all = stems.borrow_mut();
             let at = match all.iter().position(|(l, _)| *l == language) {
@@ -203,5 +212,22 @@ mod tests {
         }
         assert!(remembered() > 0);
         assert!(remembered() < REMEMBERED_WORDS, "emptied once full");
+    }
+
+    #[test]
+    fn a_word_longer_than_the_memory_takes_is_stemmed_and_not_remembered() {
+        let mut ours =
+            TextAnalyzer::builder(SimpleTokenizer::default()).filter(RememberingStemmer::new(Language::Danish)).build();
+        let mut theirs =
+            TextAnalyzer::builder(SimpleTokenizer::default()).filter(Stemmer::new(Language::Danish)).build();
+        let long = format!("{}erne", "k".repeat(REMEMBERED_WORD_BYTES));
+        let short = "husene";
+        let text = format!("{long} {short} {long}");
+        let remembers = |word: &str| {
+            STEMS.with(|stems| stems.borrow().iter().any(|(l, s)| *l == Language::Danish && s.contains_key(word)))
+        };
+        assert_eq!(tokens(&mut ours, &text), tokens(&mut theirs, &text));
+        assert!(remembers(short));
+        assert!(!remembers(&long));
     }
 }
