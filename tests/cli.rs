@@ -263,6 +263,34 @@ fn json_lines_input_and_json_summary() {
 }
 
 #[test]
+fn a_folder_of_crawl_files_is_read_as_those_files_beside_its_pages() {
+    let input = tempfile::tempdir().unwrap();
+    let out = tempfile::tempdir().unwrap();
+    let crawl = input.path().join("crawl/2026");
+    std::fs::create_dir_all(&crawl).unwrap();
+    std::fs::copy(repo_path("tests/fixtures/input/chunked/input.warc"), crawl.join("a.warc")).unwrap();
+    let html = std::fs::read_to_string(repo_path("tests/fixtures/pages/news-article.html")).unwrap();
+    let line = serde_json::json!({"url": "https://rail.example/night-trains", "html": html}).to_string();
+    std::fs::write(crawl.join("b.jsonl"), line).unwrap();
+    std::fs::copy(repo_path("tests/fixtures/pages/table-layout.html"), input.path().join("page.html")).unwrap();
+    std::fs::write(input.path().join("settings.json"), "{}").unwrap();
+    let alone = indexer().args(["build", "--json"]).arg(crawl.join("a.warc")).arg("--dir").arg(out.path()).output();
+    let alone: serde_json::Value = serde_json::from_slice(&alone.unwrap().stdout).unwrap();
+    let read_alone = alone["pages_read"].as_u64().unwrap();
+    assert!(read_alone >= 1, "{alone}");
+
+    let output = indexer().args(["build", "--json"]).arg(input.path()).arg("--dir").arg(out.path()).output().unwrap();
+    assert!(output.status.success(), "{}", String::from_utf8_lossy(&output.stderr));
+    let summary: serde_json::Value = serde_json::from_slice(&output.stdout).unwrap();
+    // The page, the WARC file's records and the JSON Lines record; settings.json is no input.
+    assert_eq!(summary["pages_read"].as_u64().unwrap(), read_alone + 2, "{summary}");
+    let records = records(out.path());
+    let ids: Vec<&str> = records.iter().map(|r| r["identifier"].as_str().unwrap()).collect();
+    assert!(ids.contains(&"https://rail.example/night-trains"), "{ids:?}");
+    assert!(ids.iter().any(|id| id.ends_with("page.html")), "{ids:?}");
+}
+
+#[test]
 fn json_lines_of_text_documents_are_indexed_under_their_ids_with_accept_text() {
     let input = tempfile::tempdir().unwrap();
     let out = tempfile::tempdir().unwrap();

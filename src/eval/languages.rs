@@ -91,38 +91,6 @@ impl LanguageEval {
     }
 }
 
-/// The sources of `inputs`: a folder holding crawl files (`.warc`, `.arc`, plain or gzipped)
-/// gives one source per file, in name order (a folder source reads pages, not crawls); any
-/// other input is one source.
-pub fn sources_of(inputs: &[std::path::PathBuf]) -> Result<Vec<Source>, InputError> {
-    let mut sources = Vec::new();
-    for input in inputs {
-        // A folder of crawl files is read file by file: a folder source reads pages.
-        let crawl_files: Vec<std::path::PathBuf> = if input.is_dir() {
-            walkdir::WalkDir::new(input)
-                .sort_by_file_name()
-                .into_iter()
-                .filter_map(|e| e.ok())
-                .map(|e| e.into_path())
-                .filter(|p| {
-                    let name = p.file_name().map(|n| n.to_string_lossy().to_lowercase()).unwrap_or_default();
-                    name.contains(".warc") || name.contains(".arc")
-                })
-                .collect()
-        } else {
-            Vec::new()
-        };
-        if crawl_files.is_empty() {
-            sources.push(Source::from_path(input)?);
-        } else {
-            for file in crawl_files {
-                sources.push(Source::from_path(&file)?);
-            }
-        }
-    }
-    Ok(sources)
-}
-
 /// An input that cannot be read, or a cleaner that cannot be loaded.
 #[derive(Debug, thiserror::Error)]
 pub enum LanguageEvalError {

@@ -199,8 +199,7 @@ fn export_with_bodies(
         batch.clear();
         Ok(())
     };
-    for input in inputs {
-        let source = Source::from_path(input)?;
+    for source in Source::of_inputs(inputs)? {
         source.visit_with(&config.input.read_options(), &ByteCounter::default(), &mut |event| {
             if let InputEvent::Page(page) = event {
                 batch.push(page);

@@ -2,7 +2,7 @@
 //! "the first page of a replica group" is well defined).
 
 use std::collections::HashMap;
-use std::path::Path;
+use std::path::{Path, PathBuf};
 
 use super::{ByteCounter, InputError, InputEvent, RawPage, SkipReason, Skipped, open_maybe_gzip, read_capped};
 
@@ -13,6 +13,31 @@ fn is_page(path: &Path) -> bool {
     let name = path.file_name().map(|n| n.to_string_lossy().to_lowercase()).unwrap_or_default();
     let name = name.strip_suffix(".gz").unwrap_or(&name);
     [".html", ".htm", ".xhtml", ".shtml"].iter().any(|ext| name.ends_with(ext))
+}
+
+/// A crawl file by its name: WARC and ARC files (Common Crawl's `.warc.wet` and `.warc.wat`
+/// too) and JSON Lines, each optionally gzipped. Only names that say so: a folder holds
+/// other files (`.json` settings, logs) that are no input.
+fn is_crawl_file(path: &Path) -> bool {
+    let name = path.file_name().map(|n| n.to_string_lossy().to_lowercase()).unwrap_or_default();
+    let name = name.strip_suffix(".gz").unwrap_or(&name);
+    [".warc", ".arc", ".warc.wet", ".warc.wat", ".jsonl", ".ndjson"].iter().any(|ext| name.ends_with(ext))
+}
+
+/// The crawl files in `dir` at any depth, in sorted path order.
+pub fn crawl_files(dir: &Path) -> Vec<PathBuf> {
+    walkdir::WalkDir::new(dir)
+        .sort_by_file_name()
+        .into_iter()
+        .filter_map(Result::ok)
+        .filter(|e| e.file_type().is_file() && is_crawl_file(e.path()))
+        .map(walkdir::DirEntry::into_path)
+        .collect()
+}
+
+/// Whether `dir` holds a page at any depth.
+pub fn has_pages(dir: &Path) -> bool {
+    pages(dir).any(|e| e.is_ok())
 }
 
 fn pages(dir: &Path) -> impl Iterator<Item = walkdir::Result<walkdir::DirEntry>> {

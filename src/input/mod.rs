@@ -165,6 +165,30 @@ impl Source {
         }
     }
 
+    /// The sources of the paths given on the command line, in their order. A file is one
+    /// source ([`Source::from_path`]). A folder is its pages ([`Source::Folder`]) followed by
+    /// every crawl file in it, at any depth, in sorted path order (`folder::crawl_files`), so
+    /// that a folder a crawler wrote WARC files into reads as those files; a folder with
+    /// neither is a folder source that finds no pages.
+    pub fn of_inputs(paths: &[PathBuf]) -> Result<Vec<Source>, InputError> {
+        let mut sources = Vec::new();
+        for path in paths {
+            let source = Source::from_path(path)?;
+            let Source::Folder(dir) = &source else {
+                sources.push(source);
+                continue;
+            };
+            let crawls = folder::crawl_files(dir);
+            if crawls.is_empty() || folder::has_pages(dir) {
+                sources.push(source.clone());
+            }
+            for crawl in crawls {
+                sources.push(Source::from_path(&crawl)?);
+            }
+        }
+        Ok(sources)
+    }
+
     /// Bytes on disk, for progress.
     pub fn size_on_disk(&self) -> u64 {
         match self {

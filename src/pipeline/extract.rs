@@ -49,7 +49,7 @@ pub fn extract(
     observer: &dyn BuildObserver,
 ) -> Result<ExtractSummary, BuildError> {
     let started = Instant::now();
-    let sources = inputs.iter().map(|p| Source::from_path(p)).collect::<Result<Vec<_>, _>>()?;
+    let sources = Source::of_inputs(inputs)?;
     let total_bytes: u64 = sources.iter().map(Source::size_on_disk).sum();
     let write_error = |path: &Path| {
         let path = path.display().to_string();

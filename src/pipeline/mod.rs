@@ -94,7 +94,7 @@ pub enum BuildError {
     )]
     NothingIndexed { read: usize },
     #[error(
-        "the inputs hold no pages (a folder is searched for .html, .htm and .gz files; crawl files are .warc, .arc or .jsonl, optionally .gz); nothing was built"
+        "the inputs hold no pages (a folder is searched for .html and .htm pages and for crawl files: .warc, .arc and .jsonl, optionally .gz); nothing was built"
     )]
     NoPages,
     #[error(transparent)]
@@ -182,7 +182,7 @@ pub fn build_with_options(
         }
         check_shard_config(config)?;
     }
-    let sources = inputs.iter().map(|p| Source::from_path(p)).collect::<Result<Vec<_>, _>>()?;
+    let sources = Source::of_inputs(inputs)?;
     let earlier = match mode {
         BuildMode::Replace => None,
         BuildMode::Append => match current_build(dir) {
@@ -1030,7 +1030,7 @@ pub fn site_templates_of(
     config: &Config,
     observer: &dyn BuildObserver,
 ) -> Result<SiteTemplates, BuildError> {
-    let sources = inputs.iter().map(|p| Source::from_path(p)).collect::<Result<Vec<_>, _>>()?;
+    let sources = Source::of_inputs(inputs)?;
     let mut config = config.clone();
     config.cleaning.cleaner = CleanerKind::DocView;
     let stop_words = StopWords::generic();
@@ -1045,7 +1045,7 @@ pub fn stop_words_of(
     config: &Config,
     observer: &dyn BuildObserver,
 ) -> Result<(StopWords, usize), BuildError> {
-    let sources = inputs.iter().map(|p| Source::from_path(p)).collect::<Result<Vec<_>, _>>()?;
+    let sources = Source::of_inputs(inputs)?;
     learn_stop_words(&sources, config, observer)
 }
 

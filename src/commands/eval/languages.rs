@@ -11,7 +11,7 @@ pub struct EvalLanguagesArgs {
 }
 
 pub fn run(args: EvalLanguagesArgs) -> Result<ExitCode> {
-    let sources = indexer::eval::languages::sources_of(&args.inputs)?;
+    let sources = indexer::input::Source::of_inputs(&args.inputs)?;
     let eval = indexer::eval::languages::evaluate_languages(&sources, &Config::default())?;
     if args.json {
         outln!("{}", serde_json::to_string(&eval)?);
