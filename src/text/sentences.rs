@@ -37,8 +37,11 @@ const SENTENCE_TERMINAL: CodePointSetDataBorrowed<'static> = CodePointSetData::n
 /// uses as sentence marks, and every sentence terminal outside ASCII. Those marks have no use
 /// inside a word or a number (the ASCII period has: `3.14`, `example.com`), and some scripts
 /// (Chinese, Myanmar) write no space after them.
+///
+/// Not Myanmar's little section `၊`: Unicode lists it with the section `။`, but Burmese writes
+/// it as a comma, between the clauses of a sentence that `။` ends.
 fn ends_wherever(c: char) -> bool {
-    matches!(c, '…' | '；') || (!c.is_ascii() && SENTENCE_TERMINAL.contains(c))
+    matches!(c, '…' | '；') || (!c.is_ascii() && c != '\u{104A}' && SENTENCE_TERMINAL.contains(c))
 }
 
 /// Splits `text` into trimmed, non-empty sentences.
@@ -210,6 +213,8 @@ mod tests {
             assert_eq!(sentences.len(), 2, "{text}: {sentences:?}");
             assert_eq!(sentences[0], first, "{text}");
         }
+        // Burmese: the little section (a comma) joins two clauses of one sentence.
+        assert_eq!(split_sentences("မိုးရွာတယ်၊ လူတွေပြန်သွားတယ်။").len(), 1);
         // A full-width full stop between full-width digits is a decimal point.
         assert_eq!(split_sentences("価格は３．５万円。安い。"), ["価格は３．５万円。", "安い。"]);
     }
