@@ -35,9 +35,11 @@ pub fn crawl_files(dir: &Path) -> Vec<PathBuf> {
         .collect()
 }
 
-/// Whether `dir` holds a page at any depth.
-pub fn has_pages(dir: &Path) -> bool {
-    pages(dir).any(|e| e.is_ok())
+/// Whether reading `dir` as a folder of pages yields anything: a page, or a part of it that
+/// cannot be listed (which the folder's reading then reports as an unreadable record, so a
+/// folder of crawl files with an unreadable subfolder says so).
+pub fn yields_pages(dir: &Path) -> bool {
+    pages(dir).next().is_some()
 }
 
 fn pages(dir: &Path) -> impl Iterator<Item = walkdir::Result<walkdir::DirEntry>> {

@@ -169,7 +169,8 @@ impl Source {
     /// source ([`Source::from_path`]). A folder is its pages ([`Source::Folder`]) followed by
     /// every crawl file in it, at any depth, in sorted path order (`folder::crawl_files`), so
     /// that a folder a crawler wrote WARC files into reads as those files; a folder with
-    /// neither is a folder source that finds no pages.
+    /// neither is a folder source that finds no pages. The folder source is kept whenever its
+    /// walk meets a part it cannot list, so that the part is reported as a skipped record.
     pub fn of_inputs(paths: &[PathBuf]) -> Result<Vec<Source>, InputError> {
         let mut sources = Vec::new();
         for path in paths {
@@ -179,7 +180,7 @@ impl Source {
                 continue;
             };
             let crawls = folder::crawl_files(dir);
-            if crawls.is_empty() || folder::has_pages(dir) {
+            if crawls.is_empty() || folder::yields_pages(dir) {
                 sources.push(source.clone());
             }
             for crawl in crawls {
