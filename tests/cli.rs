@@ -288,6 +288,18 @@ fn a_folder_of_crawl_files_is_read_as_those_files_beside_its_pages() {
     let ids: Vec<&str> = records.iter().map(|r| r["identifier"].as_str().unwrap()).collect();
     assert!(ids.contains(&"https://rail.example/night-trains"), "{ids:?}");
     assert!(ids.iter().any(|id| id.ends_with("page.html")), "{ids:?}");
+
+    // A crawl file named twice, in its folder and on its own, is read once.
+    let twice = indexer()
+        .args(["build", "--json"])
+        .arg(input.path())
+        .arg(crawl.join("a.warc"))
+        .arg("--dir")
+        .arg(out.path())
+        .output()
+        .unwrap();
+    let twice: serde_json::Value = serde_json::from_slice(&twice.stdout).unwrap();
+    assert_eq!(twice["pages_read"], summary["pages_read"], "{twice}");
 }
 
 #[test]

@@ -170,21 +170,35 @@ impl Source {
     /// every crawl file in it, at any depth, in sorted path order (`folder::crawl_files`), so
     /// that a folder a crawler wrote WARC files into reads as those files; a folder with
     /// neither is a folder source that finds no pages. The folder source is kept whenever its
-    /// walk meets a part it cannot list, so that the part is reported as a skipped record.
+    /// walk meets a part it cannot list, so that the part is reported as a skipped record. A
+    /// crawl file named twice (a folder and a file in it) is read once.
     pub fn of_inputs(paths: &[PathBuf]) -> Result<Vec<Source>, InputError> {
         let mut sources = Vec::new();
+        // A crawl file is read once, however often it is named (a folder and a file in it).
+        let mut crawl_files = std::collections::HashSet::new();
+        let mut push = |sources: &mut Vec<Source>, source: Source| {
+            let new = match &source {
+                Source::Warc(p) | Source::JsonLines(p) => {
+                    crawl_files.insert(std::fs::canonicalize(p).unwrap_or_else(|_| p.clone()))
+                }
+                Source::Folder(_) => true,
+            };
+            if new {
+                sources.push(source);
+            }
+        };
         for path in paths {
             let source = Source::from_path(path)?;
             let Source::Folder(dir) = &source else {
-                sources.push(source);
+                push(&mut sources, source);
                 continue;
             };
             let crawls = folder::crawl_files(dir);
             if crawls.is_empty() || folder::yields_pages(dir) {
-                sources.push(source.clone());
+                push(&mut sources, source.clone());
             }
             for crawl in crawls {
-                sources.push(Source::from_path(&crawl)?);
+                push(&mut sources, Source::from_path(&crawl)?);
             }
         }
         Ok(sources)
