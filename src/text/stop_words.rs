@@ -36,7 +36,7 @@ pub fn generic_stop_words() -> &'static FnvHashSet<&'static str> {
 }
 
 /// Lists added to Stopwords ISO's for languages whose ISO list lacks common function words
-/// (Ukrainian's has 73 words and no `на`, "on"; Hindi's lacks `अगर`, "if") or that it has no
+/// (Ukrainian's has no `на`, "on"; Hindi's lacks `अगर`, "if") or that it has no
 /// list for (Tamil): spaCy's, a maintained, MIT-licensed list (source, version and licence in
 /// each file's header).
 const ADDED: &[(&str, &str)] = &[
