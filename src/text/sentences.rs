@@ -33,6 +33,19 @@ const BEFORE_NUMBERS: &[&str] = &[
 /// Ethiopic `።` and the Myanmar `။`.
 const SENTENCE_TERMINAL: CodePointSetDataBorrowed<'static> = CodePointSetData::new::<SentenceTerminal>();
 
+/// The ASCII mark that `c` is a compatibility form of (its NFKC), for the marks that behave
+/// like it: the Greek question mark `;` (U+037E) is a `;` and ends a sentence before white space
+/// like it, while the one-dot leader `․` (U+2024) and the small full stop `﹒` (U+FE52) are
+/// periods and, like `.`, do not end one inside a word or a number. Unicode lists the last two
+/// as sentence terminals and not the first.
+fn ascii_form(c: char) -> char {
+    match c {
+        '\u{037E}' => ';',
+        '\u{2024}' | '\u{FE52}' => '.',
+        c => c,
+    }
+}
+
 /// Whether `c` ends a sentence wherever it stands: `…` and the full-width `；`, which Chinese
 /// uses as sentence marks, and every sentence terminal outside ASCII. Those marks have no use
 /// inside a word or a number (the ASCII period has: `3.14`, `example.com`), and some scripts
@@ -48,8 +61,8 @@ fn ends_wherever(c: char) -> bool {
 ///
 /// A sentence ends at a line break, after `…`, `；` and the sentence terminals of Unicode
 /// outside ASCII (`。！？`, `।`, `؟`, `۔`, `։`, `።`, `။` …, wherever they stand, but for the
-/// full-width full stop `．` before a digit: [`ends_wherever`]), and after `. ! ? ;` when
-/// followed by white space or the end of the text (so "3.14" and "example.com" are not split). Closing quotes and brackets that follow a
+/// full-width full stop `．` before a digit: [`ends_wherever`]), and after `. ! ? ;` (and the
+/// marks that are their compatibility forms: [`ascii_form`]) when followed by white space or the end of the text (so "3.14" and "example.com" are not split). Closing quotes and brackets that follow a
 /// mark stay with the sentence. A period does not end a sentence after an abbreviation
 /// ([`ABBREVIATIONS`], and [`BEFORE_NUMBERS`] before a digit), an initial (`J. Smith`) or a
 /// dotted acronym (`U.S. Army`), nor
@@ -58,11 +71,12 @@ pub fn split_sentences(text: &str) -> Vec<&str> {
     let mut sentences = Vec::new();
     let mut start = 0;
     let mut chars = text.char_indices().peekable();
-    while let Some((i, c)) = chars.next() {
+    while let Some((i, mark)) = chars.next() {
+        let c = ascii_form(mark);
         let end = match c {
             '\n' | '\r' => Some(i),
             c if matches!(c, '.' | '!' | '?' | ';') || ends_wherever(c) => {
-                let mut end = i + c.len_utf8();
+                let mut end = i + mark.len_utf8();
                 while let Some(&(j, next)) = chars.peek() {
                     if matches!(next, '"' | '\'' | '”' | '’' | ')' | '）' | '」' | '』' | '》') {
                         end = j + next.len_utf8();
@@ -215,6 +229,14 @@ mod tests {
         }
         // Burmese: the little section (a comma) joins two clauses of one sentence.
         assert_eq!(split_sentences("မိုးရွာတယ်၊ လူတွေပြန်သွားတယ်။").len(), 1);
+        // Compatibility forms of ASCII marks behave as those marks: the Greek question mark
+        // ends a sentence before a space, the small full stop and the one-dot leader not
+        // inside a word or a number.
+        assert_eq!(split_sentences("Τι ώρα είναι; Είναι αργά."), ["Τι ώρα είναι;", "Είναι αργά."]);
+        assert_eq!(
+            split_sentences("Version 2\u{FE52}5 is out\u{FE52} See www\u{2024}example\u{2024}org."),
+            ["Version 2\u{FE52}5 is out\u{FE52}", "See www\u{2024}example\u{2024}org."]
+        );
         // A full-width full stop between full-width digits is a decimal point.
         assert_eq!(split_sentences("価格は３．５万円。安い。"), ["価格は３．５万円。", "安い。"]);
     }
