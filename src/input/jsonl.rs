@@ -17,15 +17,38 @@ use super::{
     text_page::text_page,
 };
 
+/// One line's fields. The other names of the identifier and the text are fields of their own,
+/// not serde aliases: a line may hold two of them (`id` and `docid`), which aliases would
+/// reject as a duplicate field. The first present in the order of [`Line::identifier`] and
+/// [`Line::text`] is taken.
 #[derive(Deserialize)]
 struct Line {
     url: Option<String>,
-    #[serde(alias = "_id", alias = "docid")]
     id: Option<Identifier>,
+    #[serde(rename = "_id")]
+    underscore_id: Option<Identifier>,
+    docid: Option<Identifier>,
     html: Option<String>,
-    #[serde(alias = "contents")]
     text: Option<String>,
+    contents: Option<String>,
     title: Option<String>,
+}
+
+impl Line {
+    /// `url`, else `id`, `_id`, `docid`: the first that is not blank.
+    fn identifier(&mut self) -> Option<String> {
+        let ids = [self.id.take(), self.underscore_id.take(), self.docid.take()];
+        self.url
+            .take()
+            .into_iter()
+            .chain(ids.into_iter().flatten().map(Identifier::into_string))
+            .find(|id| !id.trim().is_empty())
+    }
+
+    /// `text`, else `contents`.
+    fn text(&mut self) -> Option<String> {
+        self.text.take().or_else(|| self.contents.take())
+    }
 }
 
 #[derive(Deserialize)]
@@ -35,21 +58,25 @@ enum Identifier {
     Number(serde_json::Number),
 }
 
+impl Identifier {
+    fn into_string(self) -> String {
+        match self {
+            Identifier::Text(text) => text,
+            Identifier::Number(number) => number.to_string(),
+        }
+    }
+}
+
 const SHAPE: &str = "a JSON object with \"url\" (or \"id\") and \"html\" (or \"text\")";
 
 /// The event of one parsed line.
-fn event_of(line: Line, origin: String, options: &ReadOptions) -> InputEvent {
+fn event_of(mut line: Line, origin: String, options: &ReadOptions) -> InputEvent {
     let skipped = |reason, detail: String| InputEvent::Skipped(Skipped { origin: origin.clone(), reason, detail });
-    let identifier = line.url.filter(|u| !u.trim().is_empty()).or_else(|| {
-        line.id.map(|id| match id {
-            Identifier::Text(text) => text,
-            Identifier::Number(number) => number.to_string(),
-        })
-    });
-    let Some(url) = identifier.filter(|u| !u.trim().is_empty()) else {
+    let Some(url) = line.identifier() else {
         return skipped(SkipReason::BadRecord, format!("no \"url\" or \"id\": expected {SHAPE}"));
     };
-    let (format, body) = match (line.html, line.text) {
+    let text = line.text();
+    let (format, body) = match (line.html, text) {
         (Some(html), _) => (PageFormat::Html, html),
         (None, Some(text)) => (PageFormat::Text, text),
         (None, None) => {
@@ -239,6 +266,27 @@ mod tests {
                 ("doc-3".to_string(), "<p>BEIR's shape.</p>\n".to_string()),
                 ("https://c4.example/a".to_string(), "<p>C4's shape.</p>\n".to_string()),
             ]
+        );
+    }
+
+    #[test]
+    fn a_line_with_two_names_of_its_identifier_or_text_is_a_page() {
+        let options = ReadOptions { accept: vec![PageFormat::Text], ..ReadOptions::new(1000) };
+        let lines = [
+            r#"{"id": "a-1", "docid": 17, "text": "Both.", "contents": "Other."}"#,
+            r#"{"id": " ", "_id": "b-2", "contents": "Blank id."}"#,
+        ]
+        .join("\n");
+        let pages: Vec<(String, String)> = events(&lines, &options)
+            .into_iter()
+            .map(|e| match e {
+                InputEvent::Page(p) => (p.url, String::from_utf8(p.bytes).unwrap()),
+                InputEvent::Skipped(s) => panic!("skipped {s:?}"),
+            })
+            .collect();
+        assert_eq!(
+            pages,
+            [("a-1".to_string(), "<p>Both.</p>\n".to_string()), ("b-2".to_string(), "<p>Blank id.</p>\n".to_string())]
         );
     }
 }
