@@ -37,13 +37,20 @@ pub fn generic_stop_words() -> &'static FnvHashSet<&'static str> {
 
 /// Lists added to Stopwords ISO's for languages whose ISO list lacks common function words
 /// (Ukrainian's has no `на`, "on"; Hindi's lacks `अगर`, "if") or that it has no
-/// list for (Tamil): spaCy's, a maintained, MIT-licensed list (source, version and licence in
-/// each file's header).
+/// list for (Tamil): spaCy's, a maintained, MIT-licensed list; and for Urdu, urduhack's
+/// (MIT), in place of the ISO list ([`ISO_LIST_UNUSABLE`]). Source, version and licence are
+/// in each file's header.
 const ADDED: &[(&str, &str)] = &[
     ("hi", include_str!("stopwords/hi.txt")),
     ("ta", include_str!("stopwords/ta.txt")),
     ("uk", include_str!("stopwords/uk.txt")),
+    ("ur", include_str!("stopwords/ur.txt")),
 ];
+
+/// Languages whose Stopwords ISO list is not used: Urdu's (also spaCy's and npm `stopword`'s)
+/// has its letters mapped to others (`ثھی` for `بھی`, "also"), so its words are no Urdu a
+/// page writes and could only match by accident.
+const ISO_LIST_UNUSABLE: &[&str] = &["ur"];
 
 /// The list of every language the stop-words crate has, with [`ADDED`], as terms (folded and
 /// lower-cased as the tokenizer's are).
@@ -53,7 +60,9 @@ static BY_LANGUAGE: LazyLock<HashMap<&'static str, FnvHashSet<String>>> = LazyLo
         .map(|code| {
             let added = ADDED.iter().filter(|(c, _)| *c == code).flat_map(|(_, list)| list.lines());
             let added = added.map(str::trim).filter(|line| !line.is_empty() && !line.starts_with('#'));
-            let iso = stop_words::lookup(code).unwrap_or_default().iter().copied();
+            let iso =
+                if ISO_LIST_UNUSABLE.contains(&code) { &[][..] } else { stop_words::lookup(code).unwrap_or_default() };
+            let iso = iso.iter().copied();
             let words = iso.chain(added).map(|w| crate::text::fold(w, true).into_owned());
             let words: FnvHashSet<String> = match code {
                 "el" => words.map(|w| unaccented_greek(&w).into_owned()).collect(),
