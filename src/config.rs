@@ -13,7 +13,9 @@ use serde::{Deserialize, Serialize};
 
 mod choices;
 mod commented;
-pub use choices::{Algorithm, BlockLabels, ClassifierChoice, CleanerKind, DetectorKind, ExampleWeight, PageFormat};
+pub use choices::{
+    Algorithm, BlockLabels, ClassifierChoice, CleanerKind, DetectorKind, ExampleWeight, HubLearner, PageFormat,
+};
 
 /// The whole configuration of a build.
 #[derive(Debug, Clone, Default, Serialize, Deserialize, PartialEq, JsonSchema)]
@@ -196,6 +198,9 @@ pub struct PageTypeConfig {
     /// cleaning training sets every page §4.1 types hub above 0.9 is a listing), and a page of
     /// nothing but links is a hub.
     pub certain_hub_share: f64,
+    /// Training (`indexer eval page-types`): the learner of the hub-page model, `logistic` or
+    /// `boosted`. A model file records its own learner; this does not change how one is read.
+    pub learner: HubLearner,
 }
 
 impl Default for PageTypeConfig {
@@ -206,6 +211,7 @@ impl Default for PageTypeConfig {
             min_images: 3,
             hub_model: ClassifierChoice::BuiltIn,
             certain_hub_share: 0.9,
+            learner: HubLearner::Logistic,
         }
     }
 }

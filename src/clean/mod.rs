@@ -37,7 +37,10 @@ pub use block_weight::{BlockWeights, block_weights};
 pub(crate) use features::ordered_sum;
 pub use features::{FeatureVector, feature_vector, term_frequencies};
 pub use layout::{Layout, TitleHeading};
-pub use page_type::{HubModel, HubModelError, PageFeatures, page_type, retype, type_of_area, typing_cleaner};
+pub use page_type::{
+    BoostedTrees, HubModel, HubModelError, Learned, LearnerSettings, PageFeatures, page_type, retype, type_of_area,
+    typing_cleaner,
+};
 pub use topic_content::{HeadlinePlacement, TopicContent, clean_page};
 
 use std::sync::Arc;

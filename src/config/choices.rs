@@ -296,3 +296,15 @@ pub enum ExampleWeight {
     /// By the square root of its tokens: long blocks count less than their tokens.
     SqrtTokens,
 }
+
+/// The learner `eval page-types` fits the hub-page model with (`page_type.learner`); a model
+/// file records the learner it was fitted with, and is read as such whatever this says.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize, JsonSchema)]
+#[serde(rename_all = "kebab-case")]
+pub enum HubLearner {
+    /// Logistic regression on standardised features, fixed settings.
+    Logistic,
+    /// Gradient-boosted trees (the block classifier's learner, `forust-ml`), their size chosen
+    /// by cross-validation inside the training folds.
+    Boosted,
+}

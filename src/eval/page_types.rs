@@ -35,10 +35,12 @@ use serde::Serialize;
 use super::clean::{CleanEvalError, GoldSet};
 use super::clean_report::GoldSetConfig;
 use super::tune_cleaner::fold_of;
+use crate::clean::block_classifier::BoostSettings;
 use crate::clean::{
-    Cleaner, HeadlinePlacement, HubModel, PageFeatures, block_weights, retype, site_of, typing_cleaner,
+    Cleaner, HeadlinePlacement, HubModel, HubModelError, Learned, LearnerSettings, PageFeatures, block_weights, retype,
+    site_of, typing_cleaner,
 };
-use crate::config::{CleanerKind, Config, PageTypeConfig};
+use crate::config::{CleanerKind, Config, HubLearner, PageTypeConfig};
 use crate::input::RawPage;
 use crate::page::PageContext;
 use crate::tagtree::BlockType;
@@ -65,6 +67,9 @@ pub struct PageTypeOptions {
     /// The sets the model is fitted on (empty: every set).
     pub fit_sets: Vec<String>,
     pub folds: usize,
+    /// Partitions of the pages into folds by site scored by nested cross-validation: the
+    /// shipped folds, then `partitions - 1` others ([`other_fold`]); at least 1.
+    pub partitions: usize,
     pub max_pages: Option<usize>,
     /// The settings pages are cleaned with (the cleaner is `cleaning.cleaner`).
     pub config: Config,
@@ -76,6 +81,8 @@ struct TypedPage {
     stem: String,
     label: String,
     fold: usize,
+    /// The site the other partitions draw folds by ([`partition_site`]).
+    partition_site: String,
     rule_type: BlockType,
     features: PageFeatures,
     output_chars: usize,
@@ -112,14 +119,36 @@ pub struct SetPageTypes {
     pub typed_without_content: usize,
 }
 
+/// One partition's nested cross-validation: accuracy per set (in the sets' order), and the
+/// pages typed hub by label.
+#[derive(Debug, Clone, Serialize, PartialEq)]
+pub struct PartitionSummary {
+    /// 0: the shipped folds ([`fold_of`]); 1, 2, …: [`other_fold`] with that seed.
+    pub partition: usize,
+    pub accuracy: Vec<f64>,
+    /// Listings and collections typed hub.
+    pub hubs_typed_hub: usize,
+    /// Articles typed hub.
+    pub articles_typed_hub: usize,
+    /// Pages of the other labels typed hub.
+    pub others_typed_hub: usize,
+    pub fold_choices: Vec<(String, f64)>,
+}
+
 /// What `eval page-types` measured.
 #[derive(Debug, Clone, Serialize)]
 pub struct PageTypeReport {
     pub cleaner: String,
     pub fit_sets: Vec<String>,
     pub folds: usize,
-    /// The threshold each fold's model used, chosen inside the other folds.
-    pub fold_thresholds: Vec<f64>,
+    /// The learner (`page_type.learner`).
+    pub learner: HubLearner,
+    /// The learner settings and threshold each fold's model used, chosen inside the other
+    /// folds.
+    pub fold_choices: Vec<(String, f64)>,
+    /// The nested cross-validation's figures on the shipped folds (partition 0), then on the
+    /// site folds drawn again with other hashes (`--partitions`).
+    pub partitions: Vec<PartitionSummary>,
     pub types: Vec<String>,
     pub rows: Vec<ConfusionRow>,
     pub sets: Vec<SetPageTypes>,
@@ -197,6 +226,7 @@ pub fn evaluate_page_types(
                     stem: page.stem.clone(),
                     label: labels.get(&page.stem).cloned().unwrap_or_else(|| "article".into()),
                     fold: fold_of(&site, options.folds),
+                    partition_site: partition_site(&set_config.name, &page.stem, &page.url),
                     rule_type: content.page_type,
                     // `docview` and `blocks` give the features with their site templates marked;
                     // the other cleaners are typed on the page's own layout.
@@ -215,42 +245,44 @@ pub fn evaluate_page_types(
     let is_example: Vec<bool> = pages.iter().map(|p| fit_indices.contains(&p.set)).collect();
     // The output the features were taken from: docview's for `docview` and `blocks`.
     let typed_on = typing_cleaner(config.cleaning.cleaner).unwrap_or(config.cleaning.cleaner);
-    let all: Vec<usize> = (0..pages.len()).collect();
-    // Nested cross-validation: each fold's pages are typed by the model fitted on the other
-    // folds, with the threshold chosen by cross-validation inside those folds.
-    let outer: Vec<(usize, f64, HubModel)> = (0..options.folds)
-        .into_par_iter()
-        .map(|fold| {
-            let training: Vec<usize> = all.iter().copied().filter(|&i| pages[i].fold != fold).collect();
-            let threshold = choose_threshold(
-                &pages,
-                &out_of_fold(&pages, &training, &is_example, options.folds, typed_on),
-                &config.page_type,
-            );
-            let examples = examples_of(&pages, &training, &is_example);
-            (fold, threshold, HubModel::fit(&examples, threshold, typed_on, String::new()))
-        })
-        .collect();
-    let mut model_types = vec![BlockType::Empty; pages.len()];
-    let mut probabilities = vec![0.0; pages.len()];
-    for (fold, _, model) in &outer {
-        for (i, page) in pages.iter().enumerate().filter(|(_, p)| p.fold == *fold) {
-            probabilities[i] = model.probability(&page.features);
-            model_types[i] = retype(page.rule_type, &page.features, model.is_hub(&page.features), &config.page_type);
-        }
+    let candidates = learner_candidates(config.page_type.learner);
+    let cv = CrossValidation {
+        pages: &pages,
+        is_example: &is_example,
+        folds: options.folds,
+        candidates: &candidates,
+        typed_on,
+        config: &config.page_type,
+    };
+    let shipped_folds: Vec<usize> = pages.iter().map(|p| p.fold).collect();
+    let nested = cv.nested(&shipped_folds).map_err(model_error)?;
+    let (model_types, probabilities) = (nested.types.clone(), nested.probabilities.clone());
+    let mut partitions = vec![cv.summary(0, &nested)];
+    for seed in 1..options.partitions {
+        let folds: Vec<usize> = pages.iter().map(|p| other_fold(seed, &p.partition_site, options.folds)).collect();
+        partitions.push(cv.summary(seed, &cv.nested(&folds).map_err(model_error)?));
+        progress(&format!("partition {seed} of {}: nested cross-validation done", options.partitions - 1));
     }
-    let fold_thresholds = outer.iter().map(|(_, threshold, _)| *threshold).collect();
-    // The shipped model: the threshold chosen by cross-validation over every fold, the model
-    // fitted on every example.
-    let threshold =
-        choose_threshold(&pages, &out_of_fold(&pages, &all, &is_example, options.folds, typed_on), &config.page_type);
+    // The shipped model: the learner's settings and threshold chosen by cross-validation over
+    // every fold, the model fitted on every example.
+    let all: Vec<usize> = (0..pages.len()).collect();
+    let (learner, threshold) = cv.choose(&all, &shipped_folds).map_err(model_error)?;
     let fit_names: Vec<&str> = fit_indices.iter().map(|&i| options.sets[i].name.as_str()).collect();
+    let learner_text = match config.page_type.learner {
+        HubLearner::Logistic => "logistic regression on standardised features, full-batch gradient descent, fixed \
+                                 settings"
+            .to_string(),
+        HubLearner::Boosted => format!(
+            "gradient-boosted trees (forust-ml, log loss, rate {BOOSTED_RATE}, L2 {BOOSTED_L2}, min leaf weight \
+             {BOOSTED_MIN_LEAF_WEIGHT}), trees and depth chosen with the threshold from {grid} (ties: the first)",
+            grid = candidates.iter().map(LearnerSettings::describe).collect::<Vec<_>>().join("; ")
+        ),
+    };
     let protocol = format!(
         "indexer eval page-types. Examples: every page of {fit}, cleaned by the {cleaner} cleaner under the \
          settings of the run; features clean::PageFeatures of the page, its central area, the topic content of \
          the {typed_on} cleaner's result (on which {cleaner} types pages) and the type section 4.1 gives it (shares read as ln(0.01 + share)). Label: hub when the page's WCXB type \
-         (meta.tsv) is {hubs}, else not (the other sets are news articles). Learner: logistic regression on \
-         standardised features, full-batch gradient descent, fixed settings. Threshold: the one of {grid} with \
+         (meta.tsv) is {hubs}, else not (the other sets are news articles). Learner: {learner_text}. Threshold: the one of {grid} with \
          the best mean accuracy over the sets by {folds}-fold cross-validation by site (ties: the highest).",
         fit = fit_names.join(", "),
         cleaner = config.cleaning.cleaner.name(),
@@ -259,7 +291,8 @@ pub fn evaluate_page_types(
         grid = "0.05, 0.10 ... 0.95",
         folds = options.folds,
     );
-    let shipped = HubModel::fit(&examples_of(&pages, &all, &is_example), threshold, typed_on, protocol);
+    let shipped = HubModel::fit(&examples_of(&pages, &all, &is_example), &learner, threshold, typed_on, protocol)
+        .map_err(model_error)?;
 
     let mut rows: BTreeMap<(usize, String), ConfusionRow> = BTreeMap::new();
     for (page, &model_type) in pages.iter().zip(&model_types) {
@@ -302,7 +335,9 @@ pub fn evaluate_page_types(
         cleaner: config.cleaning.cleaner.name().to_string(),
         fit_sets: fit_names.iter().map(|s| s.to_string()).collect(),
         folds: options.folds,
-        fold_thresholds,
+        learner: config.page_type.learner,
+        fold_choices: nested.choices.iter().map(|(l, t)| (l.describe(), *t)).collect(),
+        partitions,
         types: TYPES.iter().map(|t| t.as_str().to_string()).collect(),
         rows: rows.into_values().collect(),
         sets,
@@ -328,33 +363,184 @@ fn examples_of(pages: &[TypedPage], scope: &[usize], is_example: &[bool]) -> Vec
     scope.iter().filter(|&&i| is_example[i]).map(|&i| (pages[i].features, pages[i].expects_hub())).collect()
 }
 
-/// The probability of a hub of every page of `scope`, each from the model fitted on the
-/// examples of `scope` outside its fold: (page, probability).
-fn out_of_fold(
-    pages: &[TypedPage],
-    scope: &[usize],
-    is_example: &[bool],
+fn model_error(e: HubModelError) -> CleanEvalError {
+    CleanEvalError { path: "hub-page model".into(), message: e.to_string() }
+}
+
+/// The boosted learner's fixed settings (not tuned): a mild shrinkage, the learner's default
+/// L2, and leaves that may be small (53 hubs among 2,293 pages).
+const BOOSTED_RATE: f64 = 0.1;
+const BOOSTED_L2: f64 = 1.0;
+const BOOSTED_MIN_LEAF_WEIGHT: f64 = 0.1;
+
+/// The boosted learner's grid (trees, depth), small to large: the one chosen with the
+/// threshold by cross-validation inside the training folds, never on the fold scored.
+const BOOSTED_GRID: &[(usize, usize)] = &[(25, 2), (50, 2), (100, 2), (25, 3), (50, 3), (100, 3)];
+
+/// The settings `eval page-types` chooses among for `learner`, in order of preference on a tie.
+pub fn learner_candidates(learner: HubLearner) -> Vec<LearnerSettings> {
+    match learner {
+        HubLearner::Logistic => vec![LearnerSettings::Logistic],
+        HubLearner::Boosted => BOOSTED_GRID
+            .iter()
+            .map(|&(trees, max_depth)| {
+                LearnerSettings::Boosted(BoostSettings {
+                    trees,
+                    learning_rate: BOOSTED_RATE,
+                    max_depth,
+                    l2: BOOSTED_L2,
+                    min_leaf_weight: BOOSTED_MIN_LEAF_WEIGHT,
+                })
+            })
+            .collect(),
+    }
+}
+
+/// The fold of a page's site in partition `seed` (1, 2, …): md5 of "seed:site" as a number,
+/// modulo `folds`. Partition 0 is the folds of `eval tune-cleaner` ([`fold_of`]).
+pub fn other_fold(seed: usize, site: &str, folds: usize) -> usize {
+    use md5::{Digest, Md5};
+    let digest = Md5::digest(format!("{seed}:{site}").as_bytes());
+    (u128::from_be_bytes(digest.into()) % folds.max(1) as u128) as usize
+}
+
+/// The site a page is drawn into the other partitions by: the URL's host, or the set and the
+/// page where there is no web URL (each such page its own site).
+fn partition_site(set: &str, stem: &str, url: &str) -> String {
+    url::Url::parse(url)
+        .ok()
+        .filter(|u| u.scheme() == "http" || u.scheme() == "https")
+        .and_then(|u| u.host_str().map(str::to_ascii_lowercase))
+        .filter(|h| !h.is_empty())
+        .unwrap_or_else(|| format!("{set}/{stem}"))
+}
+
+/// A nested cross-validation's result: each page's type and hub probability from the model
+/// fitted without its fold, and each fold's learner settings and threshold.
+struct Nested {
+    types: Vec<BlockType>,
+    probabilities: Vec<f64>,
+    choices: Vec<(LearnerSettings, f64)>,
+}
+
+/// The pages and protocol the cross-validations share.
+struct CrossValidation<'a> {
+    pages: &'a [TypedPage],
+    is_example: &'a [bool],
     folds: usize,
-    cleaner: CleanerKind,
-) -> Vec<(usize, f64)> {
-    (0..folds)
-        .into_par_iter()
-        .flat_map_iter(|fold| {
-            let training: Vec<usize> = scope.iter().copied().filter(|&i| pages[i].fold != fold).collect();
-            let examples = examples_of(pages, &training, is_example);
-            let model = (!examples.is_empty()).then(|| HubModel::fit(&examples, 0.5, cleaner, String::new()));
-            scope
-                .iter()
-                .filter(|&&i| pages[i].fold == fold)
-                .map(|&i| (i, model.as_ref().map_or(0.0, |m| m.probability(&pages[i].features))))
-                .collect::<Vec<_>>()
-        })
-        .collect()
+    candidates: &'a [LearnerSettings],
+    typed_on: CleanerKind,
+    config: &'a PageTypeConfig,
+}
+
+impl CrossValidation<'_> {
+    /// Nested cross-validation over the folds `fold_of` (one per page): each fold's pages
+    /// typed by the model fitted on the other folds, with the learner's settings and the
+    /// threshold chosen by cross-validation inside those folds.
+    fn nested(&self, fold_of: &[usize]) -> Result<Nested, HubModelError> {
+        let all: Vec<usize> = (0..self.pages.len()).collect();
+        let outer: Vec<(usize, LearnerSettings, f64, HubModel)> = (0..self.folds)
+            .into_par_iter()
+            .map(|fold| {
+                let training: Vec<usize> = all.iter().copied().filter(|&i| fold_of[i] != fold).collect();
+                let (learner, threshold) = self.choose(&training, fold_of)?;
+                let examples = examples_of(self.pages, &training, self.is_example);
+                let model = HubModel::fit(&examples, &learner, threshold, self.typed_on, String::new())?;
+                Ok((fold, learner, threshold, model))
+            })
+            .collect::<Result<_, HubModelError>>()?;
+        let mut nested = Nested {
+            types: vec![BlockType::Empty; self.pages.len()],
+            probabilities: vec![0.0; self.pages.len()],
+            choices: Vec::new(),
+        };
+        for (fold, learner, threshold, model) in outer {
+            for (i, page) in self.pages.iter().enumerate().filter(|&(i, _)| fold_of[i] == fold) {
+                nested.probabilities[i] = model.probability(&page.features);
+                nested.types[i] = retype(page.rule_type, &page.features, model.is_hub(&page.features), self.config);
+            }
+            nested.choices.push((learner, threshold));
+        }
+        Ok(nested)
+    }
+
+    /// The learner settings and threshold with the best mean accuracy over the sets by
+    /// cross-validation over the folds `fold_of` of the pages `scope` (ties: the earlier
+    /// settings, then the higher threshold).
+    fn choose(&self, scope: &[usize], fold_of: &[usize]) -> Result<(LearnerSettings, f64), HubModelError> {
+        let mut best: Option<(f64, LearnerSettings, f64)> = None;
+        for learner in self.candidates {
+            let scored = self.out_of_fold(scope, fold_of, learner)?;
+            let (accuracy, threshold) = choose_threshold(self.pages, &scored, self.config);
+            if best.as_ref().is_none_or(|(a, _, _)| accuracy > *a + 1e-12) {
+                best = Some((accuracy, *learner, threshold));
+            }
+        }
+        let (_, learner, threshold) = best.expect("a learner to choose from");
+        Ok((learner, threshold))
+    }
+
+    /// The probability of a hub of every page of `scope`, each from the model of `learner`
+    /// fitted on the examples of `scope` outside its fold: (page, probability).
+    fn out_of_fold(
+        &self,
+        scope: &[usize],
+        fold_of: &[usize],
+        learner: &LearnerSettings,
+    ) -> Result<Vec<(usize, f64)>, HubModelError> {
+        let per_fold: Vec<Vec<(usize, f64)>> = (0..self.folds)
+            .into_par_iter()
+            .map(|fold| {
+                let training: Vec<usize> = scope.iter().copied().filter(|&i| fold_of[i] != fold).collect();
+                let examples = examples_of(self.pages, &training, self.is_example);
+                let model = if examples.is_empty() {
+                    None
+                } else {
+                    Some(HubModel::fit(&examples, learner, 0.5, self.typed_on, String::new())?)
+                };
+                Ok(scope
+                    .iter()
+                    .filter(|&&i| fold_of[i] == fold)
+                    .map(|&i| (i, model.as_ref().map_or(0.0, |m| m.probability(&self.pages[i].features))))
+                    .collect())
+            })
+            .collect::<Result<_, HubModelError>>()?;
+        Ok(per_fold.into_iter().flatten().collect())
+    }
+
+    /// What partition `seed`'s nested cross-validation typed hub, and its accuracy per set.
+    fn summary(&self, seed: usize, nested: &Nested) -> PartitionSummary {
+        let mut summary = PartitionSummary {
+            partition: seed,
+            accuracy: Vec::new(),
+            hubs_typed_hub: 0,
+            articles_typed_hub: 0,
+            others_typed_hub: 0,
+            fold_choices: nested.choices.iter().map(|(l, t)| (l.describe(), *t)).collect(),
+        };
+        let mut by_set: BTreeMap<usize, (usize, usize)> = BTreeMap::new();
+        for (page, &typed) in self.pages.iter().zip(&nested.types) {
+            let hub = typed == BlockType::Hub;
+            let entry = by_set.entry(page.set).or_default();
+            entry.0 += usize::from(hub == page.expects_hub());
+            entry.1 += 1;
+            if hub {
+                match page.label.as_str() {
+                    _ if page.expects_hub() => summary.hubs_typed_hub += 1,
+                    "article" => summary.articles_typed_hub += 1,
+                    _ => summary.others_typed_hub += 1,
+                }
+            }
+        }
+        summary.accuracy = by_set.values().map(|&(right, n)| right as f64 / n.max(1) as f64).collect();
+        summary
+    }
 }
 
 /// The threshold with the best mean over the sets of the accuracy of `scored` pages (typed
-/// by [`retype`] at that threshold); ties go to the highest (fewer pages called hubs).
-fn choose_threshold(pages: &[TypedPage], scored: &[(usize, f64)], config: &PageTypeConfig) -> f64 {
+/// by [`retype`] at that threshold), and that accuracy; ties go to the highest (fewer pages
+/// called hubs).
+fn choose_threshold(pages: &[TypedPage], scored: &[(usize, f64)], config: &PageTypeConfig) -> (f64, f64) {
     let mut best = (f64::NEG_INFINITY, 0.5);
     for threshold in thresholds() {
         // (right, pages) per set
@@ -371,7 +557,7 @@ fn choose_threshold(pages: &[TypedPage], scored: &[(usize, f64)], config: &PageT
             best = (mean, threshold);
         }
     }
-    best.1
+    best
 }
 
 /// The report as markdown (deterministic).
@@ -383,13 +569,14 @@ pub fn page_type_markdown(report: &PageTypeReport, command: &str) -> String {
          of meta.tsv where a set gives one (wcxb-train); the pages of the other sets are news articles. Expected type: hub for {}, topic otherwise. \
          \"rules\": §4.1 as the cleaner types pages; \"model\": the hub-page model fitted on {} (its inputs \
          include the rules' verdict), by nested {}-fold cross-validation by site: each page typed by the model \
-         fitted without its fold, at the threshold chosen by cross-validation inside the other folds \
-         (per fold: {}). Accuracy: hub exactly when expected. Training data only; no test set is read.\n",
+         fitted without its fold, with the learner's settings and the threshold chosen by cross-validation \
+         inside the other folds (per fold: {}). Accuracy: hub exactly when expected. Training data only; no \
+         test set is read.\n",
         report.cleaner,
         HUB_LABELS.join(", "),
         report.fit_sets.join(", "),
         report.folds,
-        report.fold_thresholds.iter().map(|t| format!("{t:.2}")).collect::<Vec<_>>().join(", "),
+        report.fold_choices.iter().map(|(l, t)| format!("{l} at {t:.2}")).collect::<Vec<_>>().join("; "),
     );
     let types = report.types.join(" / ");
     let _ = writeln!(md, "## Confusion\n\n| set | label | pages | rules: {types} | model (CV): {types} |");
@@ -418,23 +605,63 @@ pub fn page_type_markdown(report: &PageTypeReport, command: &str) -> String {
             set.set, set.pages, set.rules_accuracy, set.model_accuracy, set.lost_articles, set.typed_without_content
         );
     }
+    let _ = writeln!(
+        md,
+        "\n## Partitions\n\nThe nested cross-validation on the shipped folds (0) and on the site folds drawn \
+         again with other hashes (md5 of \"seed:site\").\n\n| partition | accuracy ({}) | listings + collections \
+         hub | articles hub | other pages hub |\n|---:|---|---:|---:|---:|",
+        report.sets.iter().map(|s| s.set.as_str()).collect::<Vec<_>>().join(" / ")
+    );
+    for p in &report.partitions {
+        let accuracy = p.accuracy.iter().map(|a| format!("{a:.3}")).collect::<Vec<_>>().join(" / ");
+        let _ = writeln!(
+            md,
+            "| {} | {accuracy} | {} | {} | {} |",
+            p.partition, p.hubs_typed_hub, p.articles_typed_hub, p.others_typed_hub
+        );
+    }
+    if report.partitions.len() > 1 {
+        let others = &report.partitions[1..];
+        let sum = |f: fn(&PartitionSummary) -> usize| others.iter().map(f).sum::<usize>();
+        let _ = writeln!(
+            md,
+            "| sum of the others | | {} | {} | {} |",
+            sum(|p| p.hubs_typed_hub),
+            sum(|p| p.articles_typed_hub),
+            sum(|p| p.others_typed_hub)
+        );
+    }
     let model = &report.model;
     let _ = writeln!(
         md,
         "\n## The model fitted on every page of {} ({} pages, {} hubs)\n\nThreshold {:.2}, chosen by {}-fold \
-         cross-validation over every fold. Shares enter as ln(0.01 + share).\n\n| feature | weight (standardised) \
-         |\n|---|---:|",
+         cross-validation over every fold. Shares enter as ln(0.01 + share).\n",
         report.fit_sets.join(", "),
         model.examples,
         model.positives,
         model.threshold,
         report.folds,
     );
-    let regression = &model.regression;
-    for (name, weight) in regression.features.iter().zip(&regression.weights) {
-        let _ = writeln!(md, "| {name} | {weight:.3} |");
+    match &model.learned {
+        Learned::Logistic(regression) => {
+            let _ = writeln!(md, "| feature | weight (standardised) |\n|---|---:|");
+            for (name, weight) in regression.features.iter().zip(&regression.weights) {
+                let _ = writeln!(md, "| {name} | {weight:.3} |");
+            }
+            let _ = writeln!(md, "| intercept | {:.3} |", regression.bias);
+        }
+        Learned::Boosted(boosted) => {
+            let settings = LearnerSettings::Boosted(boosted.settings).describe();
+            let _ = writeln!(md, "Learner {settings}.\n\n| feature | splits |\n|---|---:|");
+            let mut splits = vec![0usize; boosted.features.len()];
+            for feature in boosted.trees.iter().flat_map(|t| t.feature.iter()).filter(|&&f| f >= 0) {
+                splits[*feature as usize] += 1;
+            }
+            for (name, n) in boosted.features.iter().zip(&splits) {
+                let _ = writeln!(md, "| {name} | {n} |");
+            }
+        }
     }
-    let _ = writeln!(md, "| intercept | {:.3} |", regression.bias);
     md
 }
 

@@ -43,7 +43,6 @@ use std::collections::{BTreeMap, BTreeSet, HashMap, HashSet};
 use std::fmt::Write as _;
 use std::path::Path;
 
-use forust_ml::{GradientBooster, Matrix, objective::ObjectiveType};
 use rayon::prelude::*;
 use serde::Serialize;
 
@@ -51,8 +50,8 @@ use super::clean::{CleanEvalError, GoldSet, PageScore, aggregate, for_each_score
 use super::clean_report::{CrossValidatedF1, GoldSetConfig};
 use super::tune_cleaner::fold_of;
 use crate::clean::block_classifier::{
-    BlockModel, CONTEXT_FEATURES, SecondStage, Tree, block_features, blocks, context_features, drop_repeated,
-    feature_names, first_copies, is_bare_headline, probability, vocabulary_word,
+    BlockModel, BoostSettings, CONTEXT_FEATURES, SecondStage, Tree, block_features, blocks, boost_trees,
+    context_features, drop_repeated, feature_names, first_copies, is_bare_headline, probability, vocabulary_word,
 };
 use crate::clean::{BlockWeights, CleanerKind, Layout, TopicContent, block_weights, clean_page, site_of};
 use crate::config::{BlockLabels, BlocksConfig, Config, ExampleWeight};
@@ -515,10 +514,10 @@ fn boost(
     weights: &[f64],
     config: &BlocksConfig,
 ) -> Result<(f64, Vec<Tree>), CleanEvalError> {
-    let booster = fit_booster(data, rows, width, labels, weights, config)?;
-    Ok((booster.base_score, booster.trees.iter().map(copy_tree).collect()))
+    boost_trees(data, rows, width, labels, weights, &boost_settings(config)).map_err(learner_error)
 }
 
+#[cfg(test)]
 fn fit_booster(
     data: &[f64],
     rows: usize,
@@ -526,45 +525,24 @@ fn fit_booster(
     labels: &[f64],
     weights: &[f64],
     config: &BlocksConfig,
-) -> Result<GradientBooster, CleanEvalError> {
-    let learner_error = |message: String| CleanEvalError { path: "block classifier (forust-ml)".into(), message };
-    let matrix = Matrix::new(data, rows, width);
-    let mut booster = GradientBooster::default()
-        .set_objective_type(ObjectiveType::LogLoss)
-        .set_iterations(config.trees)
-        .set_learning_rate(config.learning_rate as f32)
-        .set_max_depth(config.max_depth)
-        .set_l2(config.l2 as f32)
-        .set_min_leaf_weight(config.min_leaf_weight as f32)
-        .set_allow_missing_splits(false)
-        .set_seed(0)
-        .set_parallel(true);
-    booster.fit(&matrix, labels, weights, None).map_err(|e| learner_error(e.to_string()))?;
-    Ok(booster)
+) -> Result<forust_ml::GradientBooster, CleanEvalError> {
+    crate::clean::block_classifier::fit_booster(data, rows, width, labels, weights, &boost_settings(config))
+        .map_err(learner_error)
 }
 
-/// A fitted tree in the model's form (leaves keep their value, splits their feature,
-/// threshold and children).
-fn copy_tree(tree: &forust_ml::tree::Tree) -> Tree {
-    let n = tree.nodes.len();
-    let mut out = Tree {
-        feature: vec![-1; n],
-        threshold: vec![0.0; n],
-        left: vec![0; n],
-        right: vec![0; n],
-        value: vec![0.0; n],
-    };
-    for (i, node) in tree.nodes.iter().enumerate() {
-        if node.is_leaf {
-            out.value[i] = node.weight_value as f64;
-        } else {
-            out.feature[i] = node.split_feature as i32;
-            out.threshold[i] = node.split_value;
-            out.left[i] = node.left_child as u32;
-            out.right[i] = node.right_child as u32;
-        }
+fn learner_error(message: String) -> CleanEvalError {
+    CleanEvalError { path: "block classifier (forust-ml)".into(), message }
+}
+
+/// The learner's settings of `[blocks]`.
+fn boost_settings(config: &BlocksConfig) -> BoostSettings {
+    BoostSettings {
+        trees: config.trees,
+        learning_rate: config.learning_rate,
+        max_depth: config.max_depth,
+        l2: config.l2,
+        min_leaf_weight: config.min_leaf_weight,
     }
-    out
 }
 
 /// Each page's block probabilities under `model`.
@@ -972,7 +950,7 @@ mod tests {
         let weights = vec![1.0; rows];
         let config = BlocksConfig { trees: 20, max_depth: 3, ..BlocksConfig::default() };
         let booster = fit_booster(&data, rows, 3, &labels, &weights, &config).unwrap();
-        let expected = booster.predict(&Matrix::new(&data, rows, 3), false);
+        let expected = booster.predict(&forust_ml::Matrix::new(&data, rows, 3), false);
         let (base, trees) = boost(&data, rows, 3, &labels, &weights, &config).unwrap();
         let mut correct = 0;
         for r in 0..rows {

@@ -1,10 +1,12 @@
 //! The block model: gradient-boosted regression trees over the block features, as a small
 //! JSON file (the trees' splits and leaf values only), with how it was trained.
 //!
-//! Trees are fitted by `forust-ml` (`indexer eval train-blocks`) and copied into this form:
+//! Trees are fitted by `forust-ml` ([`boost_trees`]: `indexer eval train-blocks`, and the
+//! hub-page model's boosted learner) and copied into this form:
 //! prediction is a walk down each tree (`value < threshold` goes left), the sum of the leaves
 //! reached plus the base score being the log-odds that the block is content.
 
+use forust_ml::{GradientBooster, Matrix, objective::ObjectiveType};
 use serde::{Deserialize, Serialize};
 
 use super::context::CONTEXT_FEATURES;
@@ -51,7 +53,7 @@ impl Tree {
     }
 
     /// Splits on the longest way from the root to a leaf (for a well-formed tree).
-    fn depth(&self) -> usize {
+    pub fn depth(&self) -> usize {
         // Children come after their parent: one pass from the leaves up.
         let mut depth = vec![0usize; self.feature.len()];
         for i in (0..self.feature.len()).rev() {
@@ -64,7 +66,7 @@ impl Tree {
 
     /// Whether every index points inside the tree and every split to a known feature, and
     /// children come after their parent (so a walk ends).
-    fn is_well_formed(&self, features: usize) -> bool {
+    pub fn is_well_formed(&self, features: usize) -> bool {
         let n = self.feature.len();
         n > 0
             && [self.threshold.len(), self.left.len(), self.right.len(), self.value.len()].iter().all(|&l| l == n)
@@ -78,6 +80,85 @@ impl Tree {
                         && self.right[i] as usize > i)
             })
     }
+}
+
+/// The settings of a boosting run (log loss, no sampling, seed 0).
+#[derive(Debug, Clone, Copy, PartialEq, Serialize, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct BoostSettings {
+    /// Boosting rounds (trees).
+    pub trees: usize,
+    /// The shrinkage of each tree.
+    pub learning_rate: f64,
+    /// The depth of each tree.
+    pub max_depth: usize,
+    /// L2 penalty on leaf values.
+    pub l2: f64,
+    /// The least hessian weight in a leaf.
+    pub min_leaf_weight: f64,
+}
+
+/// A `forust-ml` booster fitted on a column-major matrix of `rows` × `width` with `labels`
+/// (1 or 0) and `weights`; the error is the learner's message.
+pub fn fit_booster(
+    data: &[f64],
+    rows: usize,
+    width: usize,
+    labels: &[f64],
+    weights: &[f64],
+    settings: &BoostSettings,
+) -> Result<GradientBooster, String> {
+    let matrix = Matrix::new(data, rows, width);
+    let mut booster = GradientBooster::default()
+        .set_objective_type(ObjectiveType::LogLoss)
+        .set_iterations(settings.trees)
+        .set_learning_rate(settings.learning_rate as f32)
+        .set_max_depth(settings.max_depth)
+        .set_l2(settings.l2 as f32)
+        .set_min_leaf_weight(settings.min_leaf_weight as f32)
+        .set_allow_missing_splits(false)
+        .set_seed(0)
+        .set_parallel(true);
+    booster.fit(&matrix, labels, weights, None).map_err(|e| e.to_string())?;
+    Ok(booster)
+}
+
+/// Gradient-boosted trees ([`fit_booster`]) copied into the model's form: the base score
+/// (log-odds before the first tree) and the trees.
+pub fn boost_trees(
+    data: &[f64],
+    rows: usize,
+    width: usize,
+    labels: &[f64],
+    weights: &[f64],
+    settings: &BoostSettings,
+) -> Result<(f64, Vec<Tree>), String> {
+    let booster = fit_booster(data, rows, width, labels, weights, settings)?;
+    Ok((booster.base_score, booster.trees.iter().map(copy_tree).collect()))
+}
+
+/// A fitted tree in the model's form (leaves keep their value, splits their feature,
+/// threshold and children).
+fn copy_tree(tree: &forust_ml::tree::Tree) -> Tree {
+    let n = tree.nodes.len();
+    let mut out = Tree {
+        feature: vec![-1; n],
+        threshold: vec![0.0; n],
+        left: vec![0; n],
+        right: vec![0; n],
+        value: vec![0.0; n],
+    };
+    for (i, node) in tree.nodes.iter().enumerate() {
+        if node.is_leaf {
+            out.value[i] = node.weight_value as f64;
+        } else {
+            out.feature[i] = node.split_feature as i32;
+            out.threshold[i] = node.split_value;
+            out.left[i] = node.left_child as u32;
+            out.right[i] = node.right_child as u32;
+        }
+    }
+    out
 }
 
 /// A trained block model.

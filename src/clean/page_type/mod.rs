@@ -5,7 +5,7 @@ mod features;
 mod model;
 
 pub use features::PageFeatures;
-pub use model::{HubModel, HubModelError, typing_cleaner};
+pub use model::{BoostedTrees, HubModel, HubModelError, Learned, LearnerSettings, typing_cleaner};
 
 use crate::clean::Layout;
 use crate::config::PageTypeConfig;
@@ -143,7 +143,8 @@ mod tests {
         assert!(matches!(refused, Err(HubModelError::OtherCleaner { .. })), "{refused:?}");
         assert!(matches!(HubModel::load(None, CleanerKind::Pab), Err(HubModelError::NoModel { .. })));
         let mut broken = model.clone();
-        broken.regression.weights.pop();
+        let Learned::Logistic(regression) = &mut broken.learned else { panic!("the shipped model's learner") };
+        regression.weights.pop();
         let refused = HubModel::from_json(&broken.to_json());
         assert!(matches!(refused, Err(HubModelError::File(ModelFileError::Shape { .. }))), "{refused:?}");
     }
@@ -185,7 +186,7 @@ mod tests {
         let never = HubModel {
             cleaner: "docview".into(),
             protocol: String::new(),
-            regression: regression.clone(),
+            learned: Learned::Logistic(regression.clone()),
             threshold: 0.5,
             examples: 0,
             positives: 0,
@@ -196,7 +197,7 @@ mod tests {
         assert_eq!(retype(BlockType::Hub, &all_links, never.is_hub(&all_links), &config), BlockType::Hub);
         assert_eq!(retype(BlockType::Image, &features, never.is_hub(&features), &config), BlockType::Image);
         assert_eq!(retype(BlockType::Empty, &features, never.is_hub(&features), &config), BlockType::Empty);
-        let always = HubModel { regression: LogisticRegression { bias: 5.0, ..regression }, ..never };
+        let always = HubModel { learned: Learned::Logistic(LogisticRegression { bias: 5.0, ..regression }), ..never };
         assert_eq!(retype(BlockType::Topic, &features, always.is_hub(&features), &config), BlockType::Hub);
         assert_eq!(retype(BlockType::Empty, &features, always.is_hub(&features), &config), BlockType::Empty);
     }

@@ -12,6 +12,10 @@ pub struct EvalPageTypesArgs {
     /// Number of folds (by site).
     #[arg(long, value_name = "K", default_value_t = 5, value_parser = clap::value_parser!(u16).range(2..))]
     pub folds: u16,
+    /// Partitions into folds by site scored by nested cross-validation: the shipped folds,
+    /// then N-1 others drawn with other hashes (a choice is not read off one partition).
+    #[arg(long, value_name = "N", default_value_t = 1, value_parser = clap::value_parser!(u16).range(1..))]
+    pub partitions: u16,
     /// At most this many pages per training set (the first by file name): a short run.
     #[arg(long, value_name = "N")]
     pub max_pages: Option<usize>,
@@ -44,6 +48,7 @@ pub fn run(args: EvalPageTypesArgs) -> Result<ExitCode> {
         sets: eval_config.training_sets,
         fit_sets: args.fit_set,
         folds: args.folds as usize,
+        partitions: args.partitions as usize,
         max_pages: args.max_pages,
         config: load_config(args.settings.as_deref())?,
     };
