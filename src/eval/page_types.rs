@@ -688,3 +688,41 @@ pub fn write_page_type_report(report: &PageTypeReport, out: &Path, command: &str
     let text = serde_json::to_string_pretty(report).expect("a report serialises") + "\n";
     std::fs::write(&json, text).map_err(|e| error(&json, e))
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn the_learner_is_chosen_in_the_configuration_and_an_unknown_one_is_an_error() {
+        let config: Config = toml::from_str("[page_type]\nlearner = \"boosted\"\n").unwrap();
+        assert_eq!(config.page_type.learner, HubLearner::Boosted);
+        assert_eq!(Config::default().page_type.learner, HubLearner::Logistic);
+        assert!(toml::from_str::<Config>("[page_type]\nlearner = \"forest\"\n").is_err());
+        assert_eq!(learner_candidates(HubLearner::Logistic), [LearnerSettings::Logistic]);
+        let boosted = learner_candidates(HubLearner::Boosted);
+        assert!(boosted.len() > 1, "the boosted learner's size is chosen among several");
+        assert!(boosted.iter().all(|l| matches!(l, LearnerSettings::Boosted(s) if s.max_depth <= 3)));
+    }
+
+    #[test]
+    fn other_partitions_draw_sites_into_folds_apart_from_the_shipped_ones() {
+        assert_eq!(partition_site("wcxb-train", "0001", "https://News.Example.com/a/b"), "news.example.com");
+        assert_eq!(partition_site("dragnet-train", "R1", "file:///data/R1.html"), "dragnet-train/R1");
+        let sites: Vec<String> = (0..200).map(|i| format!("site{i}.example")).collect();
+        for seed in 1..5 {
+            let folds: Vec<usize> = sites.iter().map(|s| other_fold(seed, s, 5)).collect();
+            assert!(folds.iter().all(|&f| f < 5));
+            assert!((0..5).all(|f| folds.contains(&f)), "every fold drawn");
+            assert_eq!(folds, sites.iter().map(|s| other_fold(seed, s, 5)).collect::<Vec<_>>(), "deterministic");
+        }
+        let shipped: Vec<usize> = sites.iter().map(|s| fold_of(s, 5)).collect();
+        let first: Vec<usize> = sites.iter().map(|s| other_fold(1, s, 5)).collect();
+        assert_ne!(shipped, first);
+        // As eval/page-types/nested_cv.py draws them: int(md5("seed:site").hexdigest(), 16) % 5.
+        let python = [(1, "a", 0), (2, "news.example.com", 3), (3, "dragnet-train/R1", 1), (4, "b", 0)];
+        for (seed, site, fold) in python {
+            assert_eq!(other_fold(seed, site, 5), fold, "{seed}:{site}");
+        }
+    }
+}

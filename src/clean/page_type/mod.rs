@@ -151,30 +151,7 @@ mod tests {
 
     #[test]
     fn the_model_keeps_empty_pages_empty_and_turns_hubs_it_rejects_into_topic_pages() {
-        let features = PageFeatures {
-            central_hub_share: 0.0,
-            page_link_density: 0.0,
-            central_link_density: 0.0,
-            content_share: 0.0,
-            content_link_density: 0.0,
-            content_text_terms: 0.0,
-            longest_block: 0.0,
-            repeated_entries: 0.0,
-            content_links: 0.0,
-            teaser_share: 0.0,
-            entry_share: 0.0,
-            linked_headings: 0.0,
-            linked_heading_share: 0.0,
-            entry_text_share: 0.0,
-            entry_terms: 0.0,
-            links_per_block: 0.0,
-            longest_block_share: 0.0,
-            rules_hub: 0.0,
-            entry_longest_block: 0.0,
-            entry_anchor_share: 0.0,
-            entry_image_share: 0.0,
-            body_share: 0.0,
-        };
+        let features = zero_features();
         let n = PageFeatures::NAMES.len();
         let regression = LogisticRegression {
             features: PageFeatures::NAMES.iter().map(|s| s.to_string()).collect(),
@@ -200,6 +177,80 @@ mod tests {
         let always = HubModel { learned: Learned::Logistic(LogisticRegression { bias: 5.0, ..regression }), ..never };
         assert_eq!(retype(BlockType::Topic, &features, always.is_hub(&features), &config), BlockType::Hub);
         assert_eq!(retype(BlockType::Empty, &features, always.is_hub(&features), &config), BlockType::Empty);
+    }
+
+    /// A page whose every feature is 0.
+    fn zero_features() -> PageFeatures {
+        PageFeatures {
+            central_hub_share: 0.0,
+            page_link_density: 0.0,
+            central_link_density: 0.0,
+            content_share: 0.0,
+            content_link_density: 0.0,
+            content_text_terms: 0.0,
+            longest_block: 0.0,
+            repeated_entries: 0.0,
+            content_links: 0.0,
+            teaser_share: 0.0,
+            entry_share: 0.0,
+            linked_headings: 0.0,
+            linked_heading_share: 0.0,
+            entry_text_share: 0.0,
+            entry_terms: 0.0,
+            links_per_block: 0.0,
+            longest_block_share: 0.0,
+            rules_hub: 0.0,
+            entry_longest_block: 0.0,
+            entry_anchor_share: 0.0,
+            entry_image_share: 0.0,
+            body_share: 0.0,
+        }
+    }
+
+    #[test]
+    fn a_boosted_model_fits_records_its_learner_and_a_mismatched_file_is_refused() {
+        use crate::clean::block_classifier::BoostSettings;
+        // Hubs: link-dense central areas with many entries; the rest: long running text.
+        let examples: Vec<(PageFeatures, bool)> = (0..200)
+            .map(|i| {
+                let hub = i % 4 == 0;
+                let jitter = (i % 7) as f64 / 100.0;
+                let features = PageFeatures {
+                    central_link_density: if hub { 0.6 } else { 0.1 } + jitter,
+                    repeated_entries: if hub { 3.0 } else { 0.7 } + jitter,
+                    longest_block: if hub { 2.0 } else { 4.5 } - jitter,
+                    ..zero_features()
+                };
+                (features, hub)
+            })
+            .collect();
+        let settings = BoostSettings { trees: 20, learning_rate: 0.1, max_depth: 2, l2: 1.0, min_leaf_weight: 0.1 };
+        let model =
+            HubModel::fit(&examples, &LearnerSettings::Boosted(settings), 0.5, CleanerKind::DocView, String::new())
+                .unwrap();
+        assert_eq!(model.learned.learner(), crate::config::HubLearner::Boosted);
+        for (features, hub) in &examples {
+            assert_eq!(model.is_hub(features), *hub, "{features:?}");
+        }
+        let json = model.to_json();
+        assert!(json.contains("\"learner\": \"boosted\""), "{json}");
+        assert_eq!(HubModel::from_json(&json).unwrap(), model);
+        // The fields of the other learner, or a learner named otherwise, are refused.
+        let mixed = json.replacen("\"threshold\"", "\"bias\": 0.0,\n  \"threshold\"", 1);
+        assert!(matches!(HubModel::from_json(&mixed), Err(HubModelError::File(ModelFileError::Parse { .. }))));
+        let renamed = json.replacen("\"learner\": \"boosted\"", "\"learner\": \"logistic\"", 1);
+        assert!(matches!(HubModel::from_json(&renamed), Err(HubModelError::File(ModelFileError::Parse { .. }))));
+        let unknown = json.replacen("\"learner\": \"boosted\"", "\"learner\": \"forest\"", 1);
+        assert!(matches!(HubModel::from_json(&unknown), Err(HubModelError::File(ModelFileError::Parse { .. }))));
+        let mut other = model.clone();
+        let Learned::Boosted(boosted) = &mut other.learned else { unreachable!() };
+        boosted.features.pop();
+        let refused = HubModel::from_json(&other.to_json());
+        assert!(matches!(refused, Err(HubModelError::File(ModelFileError::Shape { .. }))), "{refused:?}");
+        let mut other = model.clone();
+        let Learned::Boosted(boosted) = &mut other.learned else { unreachable!() };
+        boosted.trees[0].left[0] = 1000;
+        assert!(matches!(HubModel::from_json(&other.to_json()), Err(HubModelError::Tree(0))));
     }
 
     #[test]
