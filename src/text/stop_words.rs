@@ -124,6 +124,11 @@ pub struct StopWords {
     /// The page is Korean: a word-final particle is dropped from a keyword
     /// ([`korean_stem`]).
     korean: bool,
+    /// The page is Turkish or Azerbaijani: what follows an apostrophe is a case suffix
+    /// (`İstanbul'daki`, "the one in Istanbul"), which these languages write after a proper
+    /// noun; the term is the noun (Lucene's Turkish analysis drops it the same way, its
+    /// `ApostropheFilter`).
+    apostrophe_suffix: bool,
 }
 
 impl StopWords {
@@ -173,6 +178,7 @@ impl StopWords {
             hiragana_is_grammar: lang == Some("ja"),
             greek: lang == Some("el"),
             korean: lang == Some("ko"),
+            apostrophe_suffix: matches!(lang, Some("tr" | "az")),
         }
     }
 
@@ -201,12 +207,15 @@ impl StopWords {
     /// elided article or preposition of the page's language is dropped first
     /// (`l'association` → `association`, `dell'alba` → `alba`): UAX #29 keeps the apostrophe
     /// inside the word, and the elided part is a function word of the language. On a Korean
-    /// page a word-final particle is dropped (`기준금리를` → `기준금리`, [`korean_stem`]).
+    /// page a word-final particle is dropped (`기준금리를` → `기준금리`, [`korean_stem`]), on a
+    /// Turkish or Azerbaijani page the case suffix after an apostrophe (`istanbul'daki` →
+    /// `istanbul`).
     pub fn content_term<'t>(&self, term: &'t str) -> Option<&'t str> {
         if self.is_stop(term) {
             return None;
         }
         let term = match (self.language, term.find(['\'', '’'])) {
+            (_, Some(at)) if self.apostrophe_suffix => &term[..at],
             (Some(list), Some(at)) if list.contains(&term[..at]) => {
                 let rest = &term[at..];
                 &rest[rest.chars().next().map_or(0, char::len_utf8)..]
@@ -401,6 +410,17 @@ mod tests {
         // English has no elision: the generic lists alone never strip.
         assert_eq!(StopWords::generic().content_term("o'clock"), Some("o'clock"));
         assert_eq!(french.content_term("abeilles"), Some("abeilles"));
+    }
+
+    #[test]
+    fn the_case_suffix_after_an_apostrophe_is_dropped_on_turkish_pages() {
+        let turkish = StopWords::generic().for_language(Some("tr"));
+        assert_eq!(turkish.content_term("istanbul'daki"), Some("istanbul"));
+        assert_eq!(turkish.content_term("ankara’ya"), Some("ankara"));
+        assert_eq!(turkish.content_term("kütüphane"), Some("kütüphane"));
+        assert_eq!(StopWords::generic().for_language(Some("az")).content_term("bakı'da"), Some("bakı"));
+        // Other languages keep the word whole unless an elision opens it.
+        assert_eq!(StopWords::generic().for_language(Some("de")).content_term("istanbul'daki"), Some("istanbul'daki"));
     }
 
     #[test]
