@@ -669,6 +669,10 @@ pub struct BlocksConfig {
     pub min_leaf_weight: f64,
     /// Training: folds by site for the cross-validated F1 and the threshold's choice.
     pub folds: usize,
+    /// Training: mixed into the hash that puts each site in a fold, so that a variant chosen
+    /// on one partition can be confirmed on another that chose nothing; 0: the partition of
+    /// `eval tune-cleaner` and of every earlier report.
+    pub fold_seed: u64,
     /// Training: how a block's label is read from the gold text.
     pub labels: BlockLabels,
     /// Training: how a block weighs among its page's examples.
@@ -691,6 +695,7 @@ impl Default for BlocksConfig {
             l2: 1.0,
             min_leaf_weight: 1.0,
             folds: 5,
+            fold_seed: 0,
             labels: BlockLabels::Trigrams,
             example_weight: ExampleWeight::Tokens,
         }

@@ -48,7 +48,7 @@ use serde::Serialize;
 
 use super::clean::{CleanEvalError, GoldSet, PageScore, aggregate, for_each_score_token};
 use super::clean_report::{CrossValidatedF1, GoldSetConfig};
-use super::tune_cleaner::fold_of;
+use super::tune_cleaner::seeded_fold_of;
 use crate::clean::block_classifier::{
     BlockModel, BoostSettings, CONTEXT_FEATURES, SecondStage, Tree, block_features, blocks, boost_trees,
     context_features, drop_repeated, feature_names, first_copies, is_bare_headline, probability, vocabulary_word,
@@ -686,7 +686,7 @@ fn read_pages(
             .par_iter()
             .map(|page| {
                 let (tree, _) = ctx.tag_tree(&page.raw_page());
-                let fold = fold_of(&site_of(&page.url), folds);
+                let fold = seeded_fold_of(&site_of(&page.url), folds, config.blocks.fold_seed);
                 BlockPage::new(index, &page.stem, fold, !hidden.contains(&page.stem), tree, &page.gold, config)
             })
             .collect();

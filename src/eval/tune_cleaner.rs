@@ -226,7 +226,18 @@ fn mean(xs: &[f64]) -> f64 {
 
 /// The fold of a site: FNV-1a of its name, modulo `folds` (stable across runs and machines).
 pub fn fold_of(site: &str, folds: usize) -> usize {
-    let hash = site.bytes().fold(0xcbf2_9ce4_8422_2325u64, |h, b| (h ^ b as u64).wrapping_mul(0x0100_0000_01b3));
+    seeded_fold_of(site, folds, 0)
+}
+
+/// The fold of a site in the partition of `seed`: FNV-1a of the seed's bytes followed by the
+/// site's name, modulo `folds`. Seed 0 hashes the name alone ([`fold_of`]'s partition).
+pub fn seeded_fold_of(site: &str, folds: usize, seed: u64) -> usize {
+    let prefix: &[u8] = if seed == 0 { &[] } else { &seed.to_le_bytes() };
+    let hash = prefix
+        .iter()
+        .copied()
+        .chain(site.bytes())
+        .fold(0xcbf2_9ce4_8422_2325u64, |h, b| (h ^ b as u64).wrapping_mul(0x0100_0000_01b3));
     (hash % folds.max(1) as u64) as usize
 }
 
@@ -487,6 +498,30 @@ mod tests {
             (0..100).map(|i| fold_of(&format!("site{i}.example"), 5)).collect();
         assert_eq!(folds.len(), 5, "100 sites spread over every fold");
         assert!((0..100).all(|i| fold_of(&format!("site{i}.example"), 5) < 5));
+    }
+
+    #[test]
+    fn seed_0_is_the_unseeded_partition_and_another_seed_a_different_one() {
+        // FNV-1a written out again here, so seed 0 is pinned to the partition every earlier
+        // report used, not just to itself.
+        let fnv = |bytes: &[u8]| {
+            let mut h = 0xcbf2_9ce4_8422_2325u64;
+            for &b in bytes {
+                h ^= b as u64;
+                h = h.wrapping_mul(0x0100_0000_01b3);
+            }
+            h
+        };
+        let sites: Vec<String> = (0..200).map(|i| format!("site{i}.example")).collect();
+        for site in &sites {
+            assert_eq!(seeded_fold_of(site, 5, 0), (fnv(site.as_bytes()) % 5) as usize);
+            assert_eq!(seeded_fold_of(site, 5, 0), fold_of(site, 5));
+        }
+        let moved = sites.iter().filter(|s| seeded_fold_of(s, 5, 1) != fold_of(s, 5)).count();
+        assert!(moved > 100, "seed 1 moves most sites to another fold ({moved} of 200)");
+        assert_eq!(seeded_fold_of("example.com", 5, 1), seeded_fold_of("example.com", 5, 1));
+        let folds: std::collections::HashSet<usize> = sites.iter().map(|s| seeded_fold_of(s, 5, 1)).collect();
+        assert_eq!(folds.len(), 5, "seed 1 still fills every fold");
     }
 
     fn page(tokens: &str, gold: &str) -> String {

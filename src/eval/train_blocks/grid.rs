@@ -832,10 +832,14 @@ pub fn grid_markdown(report: &GridReport, command: &str) -> String {
     let _ = writeln!(md, "# Block classifier variants, cross-validated on the training sets\n");
     let _ = writeln!(
         md,
-        "Made by `{command}`. No test set is read. {}-fold cross-validation by site; each held-out fold \
+        "Made by `{command}`. No test set is read. {}-fold cross-validation by site{}; each held-out fold \
          scored with the threshold chosen on the other folds' out-of-fold probabilities (unless the row \
          says otherwise). Every variant on the same folds and the same feature rows.\n",
-        report.folds
+        report.folds,
+        match report.config.fold_seed {
+            0 => String::new(),
+            seed => format!(" (fold seed {seed}: `[blocks] fold_seed`)"),
+        }
     );
     let sets: Vec<String> = report.sets.iter().zip(&report.set_pages).map(|(s, n)| format!("{s} ({n})")).collect();
     let _ = writeln!(
