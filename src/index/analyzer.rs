@@ -19,9 +19,9 @@
 
 use frostem::Algorithm;
 use tantivy::Index;
-use tantivy::tokenizer::{Language, StopWordFilter, TextAnalyzer, Token, TokenFilter, TokenStream, Tokenizer};
+use tantivy::tokenizer::{Language, StopWordFilter, TextAnalyzer, Token, TokenStream, Tokenizer};
 
-use super::stemmer::RememberingStemmer;
+use super::stemmer::SnowballStemmer;
 
 use crate::text::{fold, for_each_token, generic_stop_words, is_folded};
 
@@ -160,15 +160,14 @@ impl TokenStream for DocViewTokenStream<'_> {
 pub fn docview_analyzer() -> TextAnalyzer {
     TextAnalyzer::builder(DocViewTokenizer::default())
         .filter(StopWordFilter::remove(generic_stop_words().iter().map(|w| w.to_string())))
-        .filter(RememberingStemmer::new(Language::English))
+        .filter(SnowballStemmer(Algorithm::English))
         .build()
 }
 
 /// The Snowball stemmer of a BCP 47 primary subtag when it is not English and Snowball has
 /// one; `None` for pages the registered analyzer suits (English, languages without a stemmer,
-/// no language). The stemmers are Snowball's current algorithms (the frostem crate, generated
-/// from the Snowball project's sources, which Tantivy's own `Stemmer` also calls): the 17
-/// languages Tantivy names, and Armenian, Basque, Catalan, Czech, Esperanto, Estonian, Hindi,
+/// no language). The stemmers ([`SnowballStemmer`]) are those of the 17 languages Tantivy
+/// names, and Armenian, Basque, Catalan, Czech, Esperanto, Estonian, Hindi,
 /// Indonesian, Irish, Lithuanian, Nepali, Persian, Polish, Serbian and Yiddish.
 pub fn snowball_language(lang: Option<&str>) -> Option<Algorithm> {
     Some(match lang? {
@@ -248,66 +247,6 @@ pub fn analyzer_for(lang: Option<&str>) -> TextAnalyzer {
         None => builder,
     };
     builder.filter_dynamic(SnowballStemmer(algorithm)).build()
-}
-
-/// A Snowball stemmer as a Tantivy token filter, for every [`snowball_language`]: Tantivy's
-/// `Stemmer` runs the same algorithms but names only 17 languages. Terms reach it lower-cased.
-#[derive(Debug, Clone, Copy)]
-struct SnowballStemmer(Algorithm);
-
-impl TokenFilter for SnowballStemmer {
-    type Tokenizer<T: Tokenizer> = SnowballStemmerFilter<T>;
-
-    fn transform<T: Tokenizer>(self, inner: T) -> SnowballStemmerFilter<T> {
-        SnowballStemmerFilter { stemmer: frostem::Stemmer::new(self.0), inner }
-    }
-}
-
-#[derive(Clone)]
-struct SnowballStemmerFilter<T> {
-    stemmer: frostem::Stemmer,
-    inner: T,
-}
-
-impl<T: Tokenizer> Tokenizer for SnowballStemmerFilter<T> {
-    type TokenStream<'a> = SnowballStemmerStream<T::TokenStream<'a>>;
-
-    fn token_stream<'a>(&'a mut self, text: &'a str) -> Self::TokenStream<'a> {
-        SnowballStemmerStream { stemmer: self.stemmer, tail: self.inner.token_stream(text), buffer: String::new() }
-    }
-}
-
-struct SnowballStemmerStream<T> {
-    stemmer: frostem::Stemmer,
-    tail: T,
-    /// The stem when it is a slice of the term, swapped in without an allocation per token.
-    buffer: String,
-}
-
-impl<T: TokenStream> TokenStream for SnowballStemmerStream<T> {
-    fn advance(&mut self) -> bool {
-        if !self.tail.advance() {
-            return false;
-        }
-        let token = self.tail.token_mut();
-        match self.stemmer.stem(&token.text) {
-            std::borrow::Cow::Owned(stem) => token.text = stem,
-            std::borrow::Cow::Borrowed(stem) => {
-                self.buffer.clear();
-                self.buffer.push_str(stem);
-                std::mem::swap(&mut token.text, &mut self.buffer);
-            }
-        }
-        true
-    }
-
-    fn token(&self) -> &Token {
-        self.tail.token()
-    }
-
-    fn token_mut(&mut self) -> &mut Token {
-        self.tail.token_mut()
-    }
 }
 
 /// The analysed tokens of `text` (positions and offsets kept), repeats kept.

@@ -1,19 +1,26 @@
-//! The Snowball stemmer of the analyzers, remembering the stems it has made.
+//! The Snowball stemmer of the analyzers, as one Tantivy token filter for every language,
+//! remembering the stems it has made.
 //!
-//! Tantivy's `Stemmer` filter runs the Snowball algorithm on every token. A page repeats its
-//! words and a collection its vocabulary, and a Snowball stem costs far more than a hash
-//! lookup, so [`RememberingStemmer`] keeps each word's stem. A word's stem depends on the word
-//! and the language alone: the tokens are those of Tantivy's filter, byte for byte (a test
-//! compares the two). The memory is one per thread, for all languages together, shared by
+//! The stemmers are Snowball's current algorithms (the frostem crate, generated from the
+//! Snowball project's sources, which Tantivy's own `Stemmer` also calls): Tantivy's filter names
+//! only 17 languages, [`SnowballStemmer`] takes any [`Algorithm`] (see
+//! [`super::snowball_language`]).
+//!
+//! A page repeats its words and a collection its vocabulary, and a Snowball stem costs far more
+//! than a hash lookup, so the filter keeps each word's stem. A word's stem depends on the word
+//! and the algorithm alone: the tokens are those of Tantivy's filter, byte for byte (a test
+//! compares the two). The memory is one per thread, for all algorithms together, shared by
 //! every analyzer the thread runs (an index writer clones its analyzer for each field of each
 //! segment).
 
+use std::borrow::Cow;
 use std::cell::RefCell;
 
 use fnv::FnvHashMap;
-use tantivy::tokenizer::{Language, Token, TokenFilter, TokenStream, Tokenizer};
+use frostem::Algorithm;
+use tantivy::tokenizer::{Token, TokenFilter, TokenStream, Tokenizer};
 
-/// Words a thread remembers, all languages together, before it forgets them all and starts
+/// Words a thread remembers, all algorithms together, before it forgets them all and starts
 /// again (a bound on memory, about 2 MB a thread with [`REMEMBERED_WORD_BYTES`], not tuned).
 const REMEMBERED_WORDS: usize = 1 << 14;
 
@@ -22,89 +29,102 @@ const REMEMBERED_WORDS: usize = 1 << 14;
 /// hostile or broken page can hold words of any length) would fill it with megabytes each.
 const REMEMBERED_WORD_BYTES: usize = 64;
 
-thread_local! {
-    /// This thread's remembered stems: word to stem, per language.
-    static STEMS: RefCell<Vec<(Language, FnvHashMap<String, String>)>> = const { RefCell::new(Vec::new()) };
+/// Word to stem, for one algorithm.
+type Stems = FnvHashMap<Box<str>, Box<str>>;
+
+/// A thread's remembered stems: word to stem, per algorithm.
+#[derive(Default)]
+struct Memory {
+    stems: Vec<(Algorithm, Stems)>,
+    /// The words of all the maps.
+    words: usize,
 }
 
-/// The Snowball stemmer of `language` as a Tantivy filter, as `tantivy::tokenizer::Stemmer`
-/// but remembering stems.
-#[derive(Debug, Clone, Copy)]
-pub struct RememberingStemmer {
-    language: Language,
-}
-
-impl RememberingStemmer {
-    pub fn new(language: Language) -> RememberingStemmer {
-        RememberingStemmer { language }
-    }
-}
-
-impl TokenFilter for RememberingStemmer {
-    type Tokenizer<T: Tokenizer> = RememberingStemmerFilter<T>;
-
-    fn transform<T: Tokenizer>(self, tokenizer: T) -> RememberingStemmerFilter<T> {
-        RememberingStemmerFilter {
-            language: self.language,
-            stemmer: frostem::Stemmer::new(algorithm(self.language)),
-            inner: tokenizer,
+impl Memory {
+    /// The place of `algorithm`'s map in `stems`, made when missing. Maps are emptied, never
+    /// removed, so a place stays valid for the thread's life.
+    fn slot(&mut self, algorithm: Algorithm) -> usize {
+        match self.stems.iter().position(|(a, _)| *a == algorithm) {
+            Some(at) => at,
+            None => {
+                self.stems.push((algorithm, FnvHashMap::default()));
+                self.stems.len() - 1
+            }
         }
     }
 }
 
-/// [`RememberingStemmer`] over the tokenizer `inner`.
+thread_local! {
+    static MEMORY: RefCell<Memory> = RefCell::new(Memory::default());
+}
+
+/// The Snowball stemmer of an algorithm as a Tantivy filter, as `tantivy::tokenizer::Stemmer`
+/// but for any algorithm and remembering stems. Terms reach it lower-cased.
+#[derive(Debug, Clone, Copy)]
+pub struct SnowballStemmer(pub Algorithm);
+
+impl TokenFilter for SnowballStemmer {
+    type Tokenizer<T: Tokenizer> = SnowballStemmerFilter<T>;
+
+    fn transform<T: Tokenizer>(self, inner: T) -> SnowballStemmerFilter<T> {
+        SnowballStemmerFilter { stemmer: frostem::Stemmer::new(self.0), inner }
+    }
+}
+
+/// [`SnowballStemmer`] over the tokenizer `inner`.
 #[derive(Clone)]
-pub struct RememberingStemmerFilter<T> {
-    language: Language,
+pub struct SnowballStemmerFilter<T> {
     stemmer: frostem::Stemmer,
     inner: T,
 }
 
-impl<T: Tokenizer> Tokenizer for RememberingStemmerFilter<T> {
-    type TokenStream<'a> = RememberingStemmerStream<T::TokenStream<'a>>;
+impl<T: Tokenizer> Tokenizer for SnowballStemmerFilter<T> {
+    type TokenStream<'a> = SnowballStemmerStream<T::TokenStream<'a>>;
 
     fn token_stream<'a>(&'a mut self, text: &'a str) -> Self::TokenStream<'a> {
-        RememberingStemmerStream { tail: self.inner.token_stream(text), language: self.language, stemmer: self.stemmer }
+        SnowballStemmerStream { tail: self.inner.token_stream(text), stemmer: self.stemmer, slot: None }
     }
 }
 
-pub struct RememberingStemmerStream<T> {
+pub struct SnowballStemmerStream<T> {
     tail: T,
-    language: Language,
     stemmer: frostem::Stemmer,
+    /// The place of the algorithm's map in this thread's memory, once looked up.
+    slot: Option<usize>,
 }
 
-impl<T: TokenStream> TokenStream for RememberingStemmerStream<T> {
+impl<T: TokenStream> TokenStream for SnowballStemmerStream<T> {
     fn advance(&mut self) -> bool {
         if !self.tail.advance() {
             return false;
         }
-        let (language, stemmer) = (self.language, self.stemmer);
+        let stemmer = self.stemmer;
         let token = self.tail.token_mut();
         if token.text.len() > REMEMBERED_WORD_BYTES {
-            token.text = stemmer.stem(&token.text).into_owned();
+            // A borrowed stem is the word itself.
+            if let Cow::Owned(stem) = stemmer.stem(&token.text) {
+                token.text = stem;
+            }
             return true;
         }
-        STEMS.with(|stems| {
-            let mut all = stems.borrow_mut();
-            let at = match all.iter().position(|(l, _)| *l == language) {
-                Some(at) => at,
-                None => {
-                    all.push((language, FnvHashMap::default()));
-                    all.len() - 1
-                }
-            };
-            if let Some(stem) = all[at].1.get(token.text.as_str()) {
+        MEMORY.with(|memory| {
+            let mut memory = memory.borrow_mut();
+            let at = *self.slot.get_or_insert_with(|| memory.slot(stemmer.algorithm()));
+            if let Some(stem) = memory.stems[at].1.get(token.text.as_str()) {
                 token.text.clear();
                 token.text.push_str(stem);
                 return;
             }
-            let stem = stemmer.stem(&token.text).into_owned();
-            if all.iter().map(|(_, stems)| stems.len()).sum::<usize>() >= REMEMBERED_WORDS {
-                all.iter_mut().for_each(|(_, stems)| stems.clear());
+            let stem: Box<str> = stemmer.stem(&token.text).into();
+            if memory.words >= REMEMBERED_WORDS {
+                memory.stems.iter_mut().for_each(|(_, stems)| stems.clear());
+                memory.words = 0;
             }
-            let word = std::mem::replace(&mut token.text, stem.clone());
-            all[at].1.insert(word, stem);
+            let word: Box<str> = token.text.as_str().into();
+            token.text.clear();
+            token.text.push_str(&stem);
+            memory.stems[at].1.insert(word, stem);
+            memory.words += 1;
         });
         true
     }
@@ -118,34 +138,9 @@ impl<T: TokenStream> TokenStream for RememberingStemmerStream<T> {
     }
 }
 
-/// The Snowball algorithm of a Tantivy language, as Tantivy's own stemmer maps it.
-fn algorithm(language: Language) -> frostem::Algorithm {
-    use frostem::Algorithm as A;
-    match language {
-        Language::Arabic => A::Arabic,
-        Language::Danish => A::Danish,
-        Language::Dutch => A::Dutch,
-        Language::English => A::English,
-        Language::Finnish => A::Finnish,
-        Language::French => A::French,
-        Language::German => A::German,
-        Language::Greek => A::Greek,
-        Language::Hungarian => A::Hungarian,
-        Language::Italian => A::Italian,
-        Language::Norwegian => A::Norwegian,
-        Language::Portuguese => A::Portuguese,
-        Language::Romanian => A::Romanian,
-        Language::Russian => A::Russian,
-        Language::Spanish => A::Spanish,
-        Language::Swedish => A::Swedish,
-        Language::Tamil => A::Tamil,
-        Language::Turkish => A::Turkish,
-    }
-}
-
 #[cfg(test)]
 mod tests {
-    use tantivy::tokenizer::{SimpleTokenizer, Stemmer, TextAnalyzer};
+    use tantivy::tokenizer::{Language, SimpleTokenizer, Stemmer, TextAnalyzer};
 
     use super::*;
 
@@ -158,57 +153,76 @@ mod tests {
         out
     }
 
+    fn remembered() -> usize {
+        MEMORY.with(|memory| memory.borrow().stems.iter().map(|(_, s)| s.len()).sum::<usize>())
+    }
+
+    // Repeated words (remembered on the second sight) in several scripts.
+    const TEXT: &str = "running runs runner running generalization generalizations connected \
+        Kinder Kindern kinder häuser maisons nationalité nationalités говорили говорил \
+        πόλεις πόλη kitapları kitapları குழந்தைகள் الكتاب الكتاب knihy knihou miasta miastem \
+        bermain permainan पुस्तकालयों runs";
+
     #[test]
-    fn remembered_stems_are_tantivys_stems_in_every_language() {
+    fn remembered_stems_are_tantivys_stems_in_its_languages() {
         let languages = [
-            Language::Arabic,
-            Language::Danish,
-            Language::Dutch,
-            Language::English,
-            Language::Finnish,
-            Language::French,
-            Language::German,
-            Language::Greek,
-            Language::Hungarian,
-            Language::Italian,
-            Language::Norwegian,
-            Language::Portuguese,
-            Language::Romanian,
-            Language::Russian,
-            Language::Spanish,
-            Language::Swedish,
-            Language::Tamil,
-            Language::Turkish,
+            (Language::Arabic, Algorithm::Arabic),
+            (Language::Danish, Algorithm::Danish),
+            (Language::Dutch, Algorithm::Dutch),
+            (Language::English, Algorithm::English),
+            (Language::Finnish, Algorithm::Finnish),
+            (Language::French, Algorithm::French),
+            (Language::German, Algorithm::German),
+            (Language::Greek, Algorithm::Greek),
+            (Language::Hungarian, Algorithm::Hungarian),
+            (Language::Italian, Algorithm::Italian),
+            (Language::Norwegian, Algorithm::Norwegian),
+            (Language::Portuguese, Algorithm::Portuguese),
+            (Language::Romanian, Algorithm::Romanian),
+            (Language::Russian, Algorithm::Russian),
+            (Language::Spanish, Algorithm::Spanish),
+            (Language::Swedish, Algorithm::Swedish),
+            (Language::Tamil, Algorithm::Tamil),
+            (Language::Turkish, Algorithm::Turkish),
         ];
-        // Repeated words (remembered on the second sight) in several scripts.
-        let text = "running runs runner running generalization generalizations connected \
-            Kinder Kindern kinder häuser maisons nationalité nationalités говорили говорил \
-            πόλεις πόλη kitapları kitapları குழந்தைகள் الكتاب الكتاب runs";
-        for language in languages {
+        for (language, algorithm) in languages {
             let mut theirs = TextAnalyzer::builder(SimpleTokenizer::default()).filter(Stemmer::new(language)).build();
-            let mut ours =
-                TextAnalyzer::builder(SimpleTokenizer::default()).filter(RememberingStemmer::new(language)).build();
-            let expected = tokens(&mut theirs, text);
-            assert_eq!(tokens(&mut ours, text), expected, "{language:?}");
+            let mut ours = TextAnalyzer::builder(SimpleTokenizer::default()).filter(SnowballStemmer(algorithm)).build();
+            let expected = tokens(&mut theirs, TEXT);
+            assert_eq!(tokens(&mut ours, TEXT), expected, "{language:?}");
             // A second text through the same analyzer: stems from memory.
-            assert_eq!(tokens(&mut ours, text), expected, "{language:?}, remembered");
-            assert_eq!(tokens(&mut ours.clone(), text), expected, "{language:?}, a clone");
+            assert_eq!(tokens(&mut ours, TEXT), expected, "{language:?}, remembered");
+            assert_eq!(tokens(&mut ours.clone(), TEXT), expected, "{language:?}, a clone");
+        }
+    }
+
+    #[test]
+    fn remembered_stems_are_snowballs_stems_in_every_algorithm() {
+        for &algorithm in Algorithm::all() {
+            let stemmer = frostem::Stemmer::new(algorithm);
+            let mut plain = TextAnalyzer::builder(SimpleTokenizer::default()).build();
+            let expected: Vec<String> =
+                tokens(&mut plain, TEXT).into_iter().map(|t| stemmer.stem(&t.text).into_owned()).collect();
+            let mut ours = TextAnalyzer::builder(SimpleTokenizer::default()).filter(SnowballStemmer(algorithm)).build();
+            for _ in 0..2 {
+                let got: Vec<String> = tokens(&mut ours, TEXT).into_iter().map(|t| t.text).collect();
+                assert_eq!(got, expected, "{algorithm:?}");
+            }
         }
     }
 
     #[test]
     fn the_memory_is_bounded_and_stems_stay_right_after_it_is_emptied() {
-        let mut ours = TextAnalyzer::builder(SimpleTokenizer::default())
-            .filter(RememberingStemmer::new(Language::Swedish))
-            .build();
+        let mut ours =
+            TextAnalyzer::builder(SimpleTokenizer::default()).filter(SnowballStemmer(Algorithm::Swedish)).build();
         let mut theirs =
             TextAnalyzer::builder(SimpleTokenizer::default()).filter(Stemmer::new(Language::Swedish)).build();
-        let remembered = || STEMS.with(|stems| stems.borrow().iter().map(|(_, s)| s.len()).sum::<usize>());
         let words: Vec<String> = (0..REMEMBERED_WORDS + 10).map(|i| format!("w{i}arna")).collect();
         for chunk in words.chunks(4096).chain(words.chunks(4096).take(1)) {
             let text = chunk.join(" ");
             assert_eq!(tokens(&mut ours, &text), tokens(&mut theirs, &text));
             assert!(remembered() <= REMEMBERED_WORDS);
+            assert_eq!(remembered(), MEMORY.with(|memory| memory.borrow().words));
         }
         assert!(remembered() > 0);
         assert!(remembered() < REMEMBERED_WORDS, "emptied once full");
@@ -217,17 +231,21 @@ mod tests {
     #[test]
     fn a_word_longer_than_the_memory_takes_is_stemmed_and_not_remembered() {
         let mut ours =
-            TextAnalyzer::builder(SimpleTokenizer::default()).filter(RememberingStemmer::new(Language::Danish)).build();
+            TextAnalyzer::builder(SimpleTokenizer::default()).filter(SnowballStemmer(Algorithm::Danish)).build();
         let mut theirs =
             TextAnalyzer::builder(SimpleTokenizer::default()).filter(Stemmer::new(Language::Danish)).build();
+        // One long word the stemmer changes, one it leaves as it is.
         let long = format!("{}erne", "k".repeat(REMEMBERED_WORD_BYTES));
+        let kept = "k".repeat(REMEMBERED_WORD_BYTES + 1);
         let short = "husene";
-        let text = format!("{long} {short} {long}");
+        let text = format!("{long} {short} {long} {kept}");
         let remembers = |word: &str| {
-            STEMS.with(|stems| stems.borrow().iter().any(|(l, s)| *l == Language::Danish && s.contains_key(word)))
+            MEMORY.with(|memory| {
+                memory.borrow().stems.iter().any(|(a, s)| *a == Algorithm::Danish && s.contains_key(word))
+            })
         };
         assert_eq!(tokens(&mut ours, &text), tokens(&mut theirs, &text));
         assert!(remembers(short));
-        assert!(!remembers(&long));
+        assert!(!remembers(&long) && !remembers(&kept));
     }
 }
