@@ -10,16 +10,22 @@ use crate::tagtree::{NodeId, TagTree};
 use crate::text::StopWords;
 
 /// A normalised feature vector.
+///
+/// Its terms are hashed with FNV, not the standard library's SipHash (every term of a page's
+/// topic content is looked up here): nothing reads the map in its own order, as every walk
+/// over it is summed by [`ordered_sum`] or sorted ([`FeatureVector::top`]), so the hasher
+/// cannot reach an output.
 #[derive(Debug, Clone, Default, PartialEq)]
 pub struct FeatureVector {
-    weights: HashMap<String, f64>,
+    weights: FnvHashMap<String, f64>,
 }
 
 impl FeatureVector {
     /// Builds a vector from raw (unnormalised) weights.
-    pub fn from_raw(raw: HashMap<String, f64>) -> FeatureVector {
+    pub fn from_raw(raw: FnvHashMap<String, f64>) -> FeatureVector {
         let norm = ordered_sum(raw.values().map(|w| w * w)).sqrt();
-        let weights = if norm > 0.0 { raw.into_iter().map(|(t, w)| (t, w / norm)).collect() } else { HashMap::new() };
+        let weights =
+            if norm > 0.0 { raw.into_iter().map(|(t, w)| (t, w / norm)).collect() } else { FnvHashMap::default() };
         FeatureVector { weights }
     }
 
@@ -83,32 +89,33 @@ pub(crate) fn ordered_sum(values: impl Iterator<Item = f64>) -> f64 {
     values.iter().sum()
 }
 
-/// Formula 2 over `nodes` (each node's own terms form its block).
+/// Formula 2 over `nodes` (each node's own terms form its block). Each term's weight is summed
+/// under the borrowed term, in node order, and owned once.
 pub fn feature_vector(tree: &TagTree, nodes: &[NodeId], weights: &BlockWeights, stop: &StopWords) -> FeatureVector {
-    let mut raw: HashMap<String, f64> = HashMap::new();
+    let mut raw: FnvHashMap<&str, f64> = FnvHashMap::default();
     for &id in nodes {
         let bw = weights.get(id);
         for term in &tree.nodes[id].terms {
             if let Some(term) = stop.content_term(term) {
-                *raw.entry(term.to_string()).or_default() += bw;
+                *raw.entry(term).or_default() += bw;
             }
         }
     }
-    FeatureVector::from_raw(raw)
+    FeatureVector::from_raw(raw.into_iter().map(|(t, w)| (t.to_string(), w)).collect())
 }
 
 /// Plain term frequencies over `nodes`, stop words removed (the fingerprint of §5 sorts by
-/// term frequency, not by weight).
+/// term frequency, not by weight). Counted under the borrowed terms, each owned once.
 pub fn term_frequencies(tree: &TagTree, nodes: &[NodeId], stop: &StopWords) -> HashMap<String, u32> {
-    let mut tf: HashMap<String, u32> = HashMap::new();
+    let mut tf: FnvHashMap<&str, u32> = FnvHashMap::default();
     for &id in nodes {
         for term in &tree.nodes[id].terms {
             if let Some(term) = stop.content_term(term) {
-                *tf.entry(term.to_string()).or_default() += 1;
+                *tf.entry(term).or_default() += 1;
             }
         }
     }
-    tf
+    tf.into_iter().map(|(t, n)| (t.to_string(), n)).collect()
 }
 
 #[cfg(test)]
@@ -156,7 +163,7 @@ mod tests {
         ];
         let mut counts = FnvHashMap::default();
         for terms in blocks {
-            let mut raw = HashMap::new();
+            let mut raw = FnvHashMap::default();
             for t in terms {
                 *raw.entry(t.to_string()).or_insert(0.0) += 1.0;
             }

@@ -75,7 +75,7 @@ pub fn context_features(tree: &TagTree, blocks: &[NodeId], probability: &[f64]) 
         }
     };
     // Siblings: the blocks whose parent is the block's parent.
-    let mut by_parent: std::collections::HashMap<Option<NodeId>, Vec<usize>> = std::collections::HashMap::new();
+    let mut by_parent: fnv::FnvHashMap<Option<NodeId>, Vec<usize>> = fnv::FnvHashMap::default();
     for (b, &id) in blocks.iter().enumerate() {
         by_parent.entry(tree.nodes[id].parent).or_default().push(b);
     }
