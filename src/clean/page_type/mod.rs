@@ -208,6 +208,25 @@ mod tests {
     }
 
     #[test]
+    fn a_boosted_model_is_not_fitted_on_examples_of_one_class() {
+        use crate::clean::block_classifier::BoostSettings;
+        // forust-ml starts from the log-odds of the examples: infinite on one class, and JSON
+        // writes an infinite base score as null, so the written file would not load.
+        let settings = BoostSettings { trees: 5, learning_rate: 0.1, max_depth: 2, l2: 1.0, min_leaf_weight: 0.1 };
+        for hub in [false, true] {
+            let examples: Vec<(PageFeatures, bool)> =
+                (0..20).map(|i| (PageFeatures { longest_block: i as f64, ..zero_features() }, hub)).collect();
+            let fitted =
+                HubModel::fit(&examples, &LearnerSettings::Boosted(settings), 0.5, CleanerKind::DocView, String::new());
+            let hubs = if hub { 20 } else { 0 };
+            assert!(
+                matches!(fitted, Err(HubModelError::OneClass { examples: 20, hubs: h }) if h == hubs),
+                "{fitted:?}"
+            );
+        }
+    }
+
+    #[test]
     fn a_boosted_model_fits_records_its_learner_and_a_mismatched_file_is_refused() {
         use crate::clean::block_classifier::BoostSettings;
         // Hubs: link-dense central areas with many entries; the rest: long running text.

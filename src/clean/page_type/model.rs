@@ -225,6 +225,11 @@ pub enum HubModelError {
     Tree(usize),
     #[error("the hub-page model's learner failed: {0}")]
     Learner(String),
+    #[error(
+        "the boosted hub-page model needs hubs and other pages among its examples ({examples} examples, {hubs} \
+         hubs): fitted on one class its base score is infinite, which its file cannot hold"
+    )]
+    OneClass { examples: usize, hubs: usize },
 }
 
 /// The logistic learner's settings, fixed before any measurement (not tuned): a mild L2
@@ -301,6 +306,10 @@ impl HubModel {
                 Learned::Logistic(LogisticRegression::new(PageFeatures::NAMES, fit))
             }
             LearnerSettings::Boosted(settings) => {
+                let hubs = examples.iter().filter(|(_, hub)| *hub).count();
+                if hubs == 0 || hubs == examples.len() {
+                    return Err(HubModelError::OneClass { examples: examples.len(), hubs });
+                }
                 let width = PageFeatures::NAMES.len();
                 let rows = examples.len();
                 // Column-major, as the learner reads it.
