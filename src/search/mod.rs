@@ -40,7 +40,7 @@ use crate::index::{
     FieldSource, IndexError, IndexKind, IndexSchema, TERM_ANALYSIS, analyze_tokens, analyzer_for, current_build,
     describe_term_analysis, read_term_analysis, read_token_totals, register_tokenizers, snowball_language,
 };
-use crate::text::split_sentences;
+use crate::text::{script_of_text, scripts_of, split_sentences};
 
 pub use bm25::{Bm25Params, Bm25TermQuery};
 pub use bm25f::Bm25fTermQuery;
@@ -208,15 +208,33 @@ impl LanguageCounts {
     }
 
     /// The languages a query is analysed for besides the registered analysis: those of at
-    /// least [`QUERY_LANGUAGE_SHARE`] of the pages. A few pages identified as another language
-    /// in a one-language collection would otherwise add that language's stems of every query
-    /// word, which match unrelated words of the main language.
-    fn query_languages(&self) -> Vec<&str> {
-        self.pages
+    /// least [`QUERY_LANGUAGE_SHARE`] of the pages (the main languages), and the other
+    /// languages of the collection written in the query's script when no main language is.
+    /// The share keeps out a main language's script-mates: a few pages identified as Danish in
+    /// an English collection would add Danish stems of every English query word, which match
+    /// unrelated English words. A query in a script no main language writes (Greek, Cyrillic,
+    /// Arabic in a mostly English crawl) has no such words to meet, and without its language's
+    /// analysis it would find none of the pages written in it: their terms are stems.
+    fn query_languages(&self, text: &str) -> Vec<&str> {
+        let main: Vec<&str> = self
+            .pages
             .iter()
             .filter(|&(_, &pages)| pages as f64 >= QUERY_LANGUAGE_SHARE * self.total as f64)
             .map(|(lang, _)| lang.as_str())
-            .collect()
+            .collect();
+        let Some(script) = script_of_text(text) else { return main };
+        // The pages of the registered analysis (English, and the languages without their own)
+        // count as a main language written in Latin script.
+        let registered = self.total.saturating_sub(self.pages.values().sum::<u64>());
+        let registered_is_main = registered as f64 >= QUERY_LANGUAGE_SHARE * self.total as f64;
+        if (registered_is_main && script == whatlang::Script::Latin)
+            || main.iter().any(|lang| scripts_of(lang).contains(&script))
+        {
+            return main;
+        }
+        let minor = self.pages.keys().map(String::as_str).filter(|lang| !main.contains(lang));
+        let of_script: Vec<&str> = minor.filter(|lang| scripts_of(lang).contains(&script)).collect();
+        main.into_iter().chain(of_script).collect()
     }
 
     /// `text` analysed as the registered analyzer does, then for each query language: the
@@ -225,7 +243,7 @@ impl LanguageCounts {
     pub(crate) fn analyze(&self, text: &str) -> Vec<String> {
         let mut out: Vec<String> = analyze_tokens(&mut analyzer_for(None), text).into_iter().map(|t| t.text).collect();
         let mut seen: HashSet<String> = out.iter().cloned().collect();
-        for lang in self.query_languages() {
+        for lang in self.query_languages(text) {
             for token in analyze_tokens(&mut analyzer_for(Some(lang)), text) {
                 if seen.insert(token.text.clone()) {
                     out.push(token.text);
@@ -1010,6 +1028,27 @@ impl Ranker for Collection {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    fn counts(pages: &[(&str, u64)], total: u64) -> LanguageCounts {
+        LanguageCounts { pages: pages.iter().map(|&(lang, n)| (lang.to_string(), n)).collect(), total }
+    }
+
+    #[test]
+    fn a_query_in_a_script_no_main_language_writes_is_analysed_for_the_languages_of_that_script() {
+        // A mostly English crawl (95 of 100 pages with the registered analysis) with a few
+        // Greek, Russian and Danish pages.
+        let crawl = counts(&[("el", 2), ("ru", 2), ("da", 1)], 100);
+        let greek = crawl.analyze("βιβλιοθήκες");
+        assert_eq!(greek, [analyze_tokens(&mut analyzer_for(None), "βιβλιοθήκες")[0].text.clone(), "βιβλιοθηκ".into()]);
+        assert!(crawl.analyze("библиотеку").contains(&"библиотек".to_string()));
+        // A Latin query is not given Danish stems: English, the main language, writes Latin.
+        assert_eq!(crawl.analyze("bibliotekerne"), ["bibliotekern"]);
+        // Without a main language of its script, the Latin languages present analyse it too.
+        let scattered = counts(&[("da", 30), ("el", 30), ("ru", 35)], 100);
+        assert!(scattered.analyze("bibliotekerne").contains(&"bibliotek".to_string()));
+        // A main language keeps its place whatever the query's script.
+        assert!(counts(&[("ru", 60)], 100).analyze("library").contains(&"library".to_string()));
+    }
 
     #[test]
     fn repeated_query_words_weigh_once_or_as_often_as_they_appear_by_k3() {

@@ -112,6 +112,19 @@ fn code_of_english_name(name: &str) -> Option<&'static str> {
     })
 }
 
+/// The writing systems whatlang knows a language by (a BCP 47 primary subtag, as
+/// [`bcp47_of`] writes it): Greek for `el`, Cyrillic for `ru` and `uk`, Latin and Cyrillic for
+/// `sr`; empty for a language whatlang does not know.
+pub fn scripts_of(lang: &str) -> Vec<whatlang::Script> {
+    let known: Vec<Lang> = Lang::all().iter().copied().filter(|&l| bcp47_of(l) == lang).collect();
+    whatlang::Script::all().iter().copied().filter(|script| script.langs().iter().any(|l| known.contains(l))).collect()
+}
+
+/// The writing system most of `text`'s letters are in (whatlang's), `None` without letters.
+pub fn script_of_text(text: &str) -> Option<whatlang::Script> {
+    whatlang::detect_script(text)
+}
+
 /// The BCP 47 primary subtag of a whatlang language: ISO 639-1 where the language has a
 /// two-letter code (BCP 47 prefers it), Mandarin as `zh` (the tag pages declare for it) and
 /// Western Persian as `fa`.

@@ -13,7 +13,7 @@ mod sentences;
 mod stop_words;
 mod tokenizer;
 
-pub use language::{Identified, bcp47_of, identify, normalize_declared, page_language};
+pub use language::{Identified, bcp47_of, identify, normalize_declared, page_language, script_of_text, scripts_of};
 pub use sentences::split_sentences;
 pub use stop_words::{StopWords, generic_stop_words, korean_stem, language_stop_words};
 pub use tokenizer::{Token, fold, for_each_token, for_each_word, is_cjk, is_folded, load_dictionary, terms};
