@@ -124,10 +124,12 @@ pub struct StopWords {
     /// The page is Korean: a word-final particle is dropped from a keyword
     /// ([`korean_stem`]).
     korean: bool,
-    /// The page is Turkish or Azerbaijani: what follows an apostrophe is a case suffix
-    /// (`İstanbul'daki`, "the one in Istanbul"), which these languages write after a proper
-    /// noun; the term is the noun (Lucene's Turkish analysis drops it the same way, its
-    /// `ApostropheFilter`).
+    /// The page is Turkish: what follows an apostrophe is a case suffix (`İstanbul'daki`,
+    /// "the one in Istanbul"), which Turkish writes after a proper noun; the term is the noun
+    /// (Lucene's Turkish analysis drops it the same way, its `ApostropheFilter`). Not
+    /// Azerbaijani: it joins the suffix to the noun (`Bakının`), and its apostrophe stands
+    /// inside Arabic loanwords for the ayn and the hamza (`Qur'an`, `mə'na`), whose halves are
+    /// no terms.
     apostrophe_suffix: bool,
 }
 
@@ -178,7 +180,7 @@ impl StopWords {
             hiragana_is_grammar: lang == Some("ja"),
             greek: lang == Some("el"),
             korean: lang == Some("ko"),
-            apostrophe_suffix: matches!(lang, Some("tr" | "az")),
+            apostrophe_suffix: lang == Some("tr"),
         }
     }
 
@@ -208,8 +210,7 @@ impl StopWords {
     /// (`l'association` → `association`, `dell'alba` → `alba`): UAX #29 keeps the apostrophe
     /// inside the word, and the elided part is a function word of the language. On a Korean
     /// page a word-final particle is dropped (`기준금리를` → `기준금리`, [`korean_stem`]), on a
-    /// Turkish or Azerbaijani page the case suffix after an apostrophe (`istanbul'daki` →
-    /// `istanbul`).
+    /// Turkish page the case suffix after an apostrophe (`istanbul'daki` → `istanbul`).
     pub fn content_term<'t>(&self, term: &'t str) -> Option<&'t str> {
         if self.is_stop(term) {
             return None;
@@ -418,8 +419,11 @@ mod tests {
         assert_eq!(turkish.content_term("istanbul'daki"), Some("istanbul"));
         assert_eq!(turkish.content_term("ankara’ya"), Some("ankara"));
         assert_eq!(turkish.content_term("kütüphane"), Some("kütüphane"));
-        assert_eq!(StopWords::generic().for_language(Some("az")).content_term("bakı'da"), Some("bakı"));
-        // Other languages keep the word whole unless an elision opens it.
+        // Other languages keep the word whole unless an elision opens it; Azerbaijani writes
+        // its apostrophe inside Arabic loanwords.
+        let azerbaijani = StopWords::generic().for_language(Some("az"));
+        assert_eq!(azerbaijani.content_term("qur'an"), Some("qur'an"));
+        assert_eq!(azerbaijani.content_term("mə'nası"), Some("mə'nası"));
         assert_eq!(StopWords::generic().for_language(Some("de")).content_term("istanbul'daki"), Some("istanbul'daki"));
     }
 
