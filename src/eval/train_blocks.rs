@@ -50,8 +50,8 @@ use super::clean::{CleanEvalError, GoldSet, PageScore, aggregate, for_each_score
 use super::clean_report::{CrossValidatedF1, GoldSetConfig};
 use super::tune_cleaner::seeded_fold_of;
 use crate::clean::block_classifier::{
-    BlockModel, BoostSettings, CONTEXT_FEATURES, SecondStage, Tree, block_features, blocks, boost_trees,
-    context_features, drop_repeated, feature_names, first_copies, is_bare_headline, probability, vocabulary_word,
+    BlockModel, BoostSettings, CONTEXT_FEATURES, SecondStage, Tree, block_features, blocks, context_features,
+    drop_repeated, feature_names, first_copies, is_bare_headline, probability, trees_of, vocabulary_word,
 };
 use crate::clean::{BlockWeights, CleanerKind, Layout, TopicContent, block_weights, clean_page, site_of};
 use crate::config::{BlockLabels, BlocksConfig, Config, ExampleWeight};
@@ -514,7 +514,9 @@ fn boost(
     weights: &[f64],
     config: &BlocksConfig,
 ) -> Result<(f64, Vec<Tree>), CleanEvalError> {
-    boost_trees(data, rows, width, labels, weights, &boost_settings(config)).map_err(learner_error)
+    crate::clean::block_classifier::fit_booster(data, rows, width, labels, weights, &boost_settings(config))
+        .map(|booster| trees_of(&booster))
+        .map_err(learner_error)
 }
 
 #[cfg(test)]

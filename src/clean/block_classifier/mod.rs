@@ -27,8 +27,8 @@ mod model;
 pub use context::{CONTEXT_FEATURES, context_features};
 pub use features::{ITEM_RUN_SHARE, PageFeatures, block_features, blocks, feature_names, vocabulary_word};
 pub use model::{
-    BlockModel, BoostSettings, DEFAULT_MODEL_JSON, Forest, MAX_DEPTH, ModelError, SecondStage, Tree, boost_trees,
-    fit_booster, probability,
+    BlockModel, BoostSettings, DEFAULT_MODEL_JSON, Forest, MAX_DEPTH, ModelError, SecondStage, Tree, fit_booster,
+    probability, trees_of,
 };
 
 use std::sync::{Arc, OnceLock};

@@ -1,7 +1,7 @@
 //! The block model: gradient-boosted regression trees over the block features, as a small
 //! JSON file (the trees' splits and leaf values only), with how it was trained.
 //!
-//! Trees are fitted by `forust-ml` ([`boost_trees`]: `indexer eval train-blocks`, and the
+//! Trees are fitted by `forust-ml` ([`fit_booster`]: `indexer eval train-blocks`, and the
 //! hub-page model's boosted learner) and copied into this form:
 //! prediction is a walk down each tree (`value < threshold` goes left), the sum of the leaves
 //! reached plus the base score being the log-odds that the block is content.
@@ -123,18 +123,10 @@ pub fn fit_booster(
     Ok(booster)
 }
 
-/// Gradient-boosted trees ([`fit_booster`]) copied into the model's form: the base score
-/// (log-odds before the first tree) and the trees.
-pub fn boost_trees(
-    data: &[f64],
-    rows: usize,
-    width: usize,
-    labels: &[f64],
-    weights: &[f64],
-    settings: &BoostSettings,
-) -> Result<(f64, Vec<Tree>), String> {
-    let booster = fit_booster(data, rows, width, labels, weights, settings)?;
-    Ok((booster.base_score, booster.trees.iter().map(copy_tree).collect()))
+/// A fitted booster ([`fit_booster`]) copied into the model's form: the base score (log-odds
+/// before the first tree) and the trees.
+pub fn trees_of(booster: &GradientBooster) -> (f64, Vec<Tree>) {
+    (booster.base_score, booster.trees.iter().map(copy_tree).collect())
 }
 
 /// A fitted tree in the model's form (leaves keep their value, splits their feature,

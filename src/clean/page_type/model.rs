@@ -12,7 +12,7 @@
 use serde::{Deserialize, Serialize};
 
 use super::PageFeatures;
-use crate::clean::block_classifier::{BoostSettings, MAX_DEPTH, Tree, boost_trees, probability};
+use crate::clean::block_classifier::{BoostSettings, MAX_DEPTH, Tree, fit_booster, probability, trees_of};
 use crate::clean::logistic::{
     LogisticRegression, ModelFileError, fit_logistic_regression, model_file_text, model_json, parse_model,
 };
@@ -320,7 +320,8 @@ impl HubModel {
                     }
                 }
                 let labels: Vec<f64> = examples.iter().map(|(_, hub)| if *hub { 1.0 } else { 0.0 }).collect();
-                let (base_score, trees) = boost_trees(&data, rows, width, &labels, &vec![1.0; rows], settings)
+                let (base_score, trees) = fit_booster(&data, rows, width, &labels, &vec![1.0; rows], settings)
+                    .map(|booster| trees_of(&booster))
                     .map_err(HubModelError::Learner)?;
                 Learned::Boosted(BoostedTrees {
                     features: PageFeatures::NAMES.iter().map(|s| s.to_string()).collect(),
