@@ -45,9 +45,13 @@ impl Line {
             .find(|id| !id.trim().is_empty())
     }
 
-    /// `text`, else `contents`.
+    /// `text`, else `contents`: the first that is not blank, else the one present (a blank
+    /// text is an empty page, skipped as such).
     fn text(&mut self) -> Option<String> {
-        self.text.take().or_else(|| self.contents.take())
+        let texts = [self.text.take(), self.contents.take()];
+        let (filled, blank): (Vec<String>, Vec<String>) =
+            texts.into_iter().flatten().partition(|text| !text.trim().is_empty());
+        filled.into_iter().next().or_else(|| blank.into_iter().next())
     }
 }
 
@@ -275,6 +279,7 @@ mod tests {
         let lines = [
             r#"{"id": "a-1", "docid": 17, "text": "Both.", "contents": "Other."}"#,
             r#"{"id": " ", "_id": "b-2", "contents": "Blank id."}"#,
+            r#"{"id": "c-3", "text": " ", "contents": "Blank text."}"#,
         ]
         .join("\n");
         let pages: Vec<(String, String)> = events(&lines, &options)
@@ -286,7 +291,11 @@ mod tests {
             .collect();
         assert_eq!(
             pages,
-            [("a-1".to_string(), "<p>Both.</p>\n".to_string()), ("b-2".to_string(), "<p>Blank id.</p>\n".to_string())]
+            [
+                ("a-1".to_string(), "<p>Both.</p>\n".to_string()),
+                ("b-2".to_string(), "<p>Blank id.</p>\n".to_string()),
+                ("c-3".to_string(), "<p>Blank text.</p>\n".to_string())
+            ]
         );
     }
 }

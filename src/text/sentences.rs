@@ -34,13 +34,14 @@ const BEFORE_NUMBERS: &[&str] = &[
 const SENTENCE_TERMINAL: CodePointSetDataBorrowed<'static> = CodePointSetData::new::<SentenceTerminal>();
 
 /// The ASCII mark that `c` is a compatibility form of (its NFKC), for the marks that behave
-/// like it: the Greek question mark `;` (U+037E) is a `;` and ends a sentence before white space
-/// like it, while the one-dot leader `․` (U+2024) and the small full stop `﹒` (U+FE52) are
+/// like it: the Greek question mark `;` (U+037E) and the small semicolon `﹔` (U+FE54) are a
+/// `;` and end a sentence before white space like it, while the one-dot leader `․` (U+2024) and the small full stop `﹒` (U+FE52) are
 /// periods and, like `.`, do not end one inside a word or a number. Unicode lists the last two
-/// as sentence terminals and not the first.
+/// as sentence terminals and not the first two. The full-width and small `？！` stay terminals
+/// wherever they stand: Chinese writes them with no space after.
 fn ascii_form(c: char) -> char {
     match c {
-        '\u{037E}' => ';',
+        '\u{037E}' | '\u{FE54}' => ';',
         '\u{2024}' | '\u{FE52}' => '.',
         c => c,
     }
@@ -233,6 +234,7 @@ mod tests {
         // ends a sentence before a space, the small full stop and the one-dot leader not
         // inside a word or a number.
         assert_eq!(split_sentences("Τι ώρα είναι; Είναι αργά."), ["Τι ώρα είναι;", "Είναι αργά."]);
+        assert_eq!(split_sentences("It rained\u{FE54} we left."), ["It rained\u{FE54}", "we left."]);
         assert_eq!(
             split_sentences("Version 2\u{FE52}5 is out\u{FE52} See www\u{2024}example\u{2024}org."),
             ["Version 2\u{FE52}5 is out\u{FE52}", "See www\u{2024}example\u{2024}org."]
