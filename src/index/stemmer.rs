@@ -109,7 +109,17 @@ impl<T: TokenStream> TokenStream for SnowballStemmerStream<T> {
         }
         MEMORY.with(|memory| {
             let mut memory = memory.borrow_mut();
-            let at = *self.slot.get_or_insert_with(|| memory.slot(stemmer.algorithm()));
+            // The place is checked, not trusted: a stream advanced on another thread than the
+            // one that looked it up would otherwise read another algorithm's map.
+            let algorithm = stemmer.algorithm();
+            let at = match self.slot {
+                Some(at) if memory.stems.get(at).is_some_and(|(a, _)| *a == algorithm) => at,
+                _ => {
+                    let at = memory.slot(algorithm);
+                    self.slot = Some(at);
+                    at
+                }
+            };
             if let Some(stem) = memory.stems[at].1.get(token.text.as_str()) {
                 token.text.clear();
                 token.text.push_str(stem);
