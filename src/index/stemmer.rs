@@ -154,6 +154,13 @@ mod tests {
 
     use super::*;
 
+    /// Our filter of `algorithm` and Tantivy's of the same `language`, over one tokenizer.
+    fn ours_and_tantivys(algorithm: Algorithm, language: Language) -> (TextAnalyzer, TextAnalyzer) {
+        let ours = TextAnalyzer::builder(SimpleTokenizer::default()).filter(SnowballStemmer(algorithm)).build();
+        let theirs = TextAnalyzer::builder(SimpleTokenizer::default()).filter(Stemmer::new(language)).build();
+        (ours, theirs)
+    }
+
     fn tokens(analyzer: &mut TextAnalyzer, text: &str) -> Vec<Token> {
         let mut stream = analyzer.token_stream(text);
         let mut out = Vec::new();
@@ -223,10 +230,7 @@ mod tests {
 
     #[test]
     fn the_memory_is_bounded_and_stems_stay_right_after_it_is_emptied() {
-        let mut ours =
-            TextAnalyzer::builder(SimpleTokenizer::default()).filter(SnowballStemmer(Algorithm::Swedish)).build();
-        let mut theirs =
-            TextAnalyzer::builder(SimpleTokenizer::default()).filter(Stemmer::new(Language::Swedish)).build();
+        let (mut ours, mut theirs) = ours_and_tantivys(Algorithm::Swedish, Language::Swedish);
         let words: Vec<String> = (0..REMEMBERED_WORDS + 10).map(|i| format!("w{i}arna")).collect();
         for chunk in words.chunks(4096).chain(words.chunks(4096).take(1)) {
             let text = chunk.join(" ");
@@ -240,10 +244,7 @@ mod tests {
 
     #[test]
     fn a_word_longer_than_the_memory_takes_is_stemmed_and_not_remembered() {
-        let mut ours =
-            TextAnalyzer::builder(SimpleTokenizer::default()).filter(SnowballStemmer(Algorithm::Danish)).build();
-        let mut theirs =
-            TextAnalyzer::builder(SimpleTokenizer::default()).filter(Stemmer::new(Language::Danish)).build();
+        let (mut ours, mut theirs) = ours_and_tantivys(Algorithm::Danish, Language::Danish);
         // One long word the stemmer changes, one it leaves as it is.
         let long = format!("{}erne", "k".repeat(REMEMBERED_WORD_BYTES));
         let kept = "k".repeat(REMEMBERED_WORD_BYTES + 1);

@@ -48,10 +48,10 @@ impl Line {
     /// `text`, else `contents`: the first that is not blank, else the one present (a blank
     /// text is an empty page, skipped as such).
     fn text(&mut self) -> Option<String> {
-        let texts = [self.text.take(), self.contents.take()];
-        let (filled, blank): (Vec<String>, Vec<String>) =
-            texts.into_iter().flatten().partition(|text| !text.trim().is_empty());
-        filled.into_iter().next().or_else(|| blank.into_iter().next())
+        match (self.text.take(), self.contents.take()) {
+            (Some(text), Some(contents)) if text.trim().is_empty() => Some(contents),
+            (text, contents) => text.or(contents),
+        }
     }
 }
 
