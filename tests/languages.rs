@@ -1,4 +1,4 @@
-//! Pages in thirty-three languages other than English, written for these tests
+//! Pages in thirty-four languages other than English, written for these tests
 //! (`tests/fixtures/languages/<lang>.html`, one news story each, with a menu and a footer):
 //! the record's `lang` is the page's language whatever its `<html lang>` says (missing,
 //! upper-case, with a region, or a template's wrong `en`), and its keywords hold no function
@@ -168,6 +168,11 @@ const FUNCTION_WORDS: &[(&str, &str)] = &[
         "sk",
         "a i v vo na do z zo s so o u k ku po pre za od pri že ale alebo ako je sú bol bola bolo byť ktorý \
          ktorá ktoré to ten tá tak aby len už aj tiež sa",
+    ),
+    (
+        "az",
+        "və ilə bir bu o da də ki üçün kimi qədər daha çox ən amma lakin ya hər isə olan olaraq görə sonra \
+         əvvəl həm nə onun onlar biz mən sən belə artıq isə",
     ),
 ];
 

@@ -37,10 +37,11 @@ pub fn generic_stop_words() -> &'static FnvHashSet<&'static str> {
 
 /// Lists added to Stopwords ISO's for languages whose ISO list lacks common function words
 /// (Ukrainian's has no `на`, "on"; Hindi's lacks `अगर`, "if") or that it has no
-/// list for (Tamil): spaCy's, a maintained, MIT-licensed list; and for Urdu, urduhack's
+/// list for (Tamil, Azerbaijani): spaCy's, a maintained, MIT-licensed list; and for Urdu, urduhack's
 /// (MIT), in place of the ISO list ([`ISO_LIST_UNUSABLE`]). Source, version and licence are
 /// in each file's header.
 const ADDED: &[(&str, &str)] = &[
+    ("az", include_str!("stopwords/az.txt")),
     ("hi", include_str!("stopwords/hi.txt")),
     ("ta", include_str!("stopwords/ta.txt")),
     ("uk", include_str!("stopwords/uk.txt")),
