@@ -3,7 +3,8 @@
 //! offsets `start-end` of the words (space-separated): the words of the shared tokenizer
 //! ([`indexer::text::for_each_word`], what every stage's terms come from) and the words of
 //! TinySegmenter (the `tiniestsegmenter` crate) over each CJK run of the line. The script composes the
-//! candidates it measures from the two.
+//! candidates it measures from the two. With `--time`, it prints the characters per second of
+//! each cut over the CJK runs of the input instead.
 
 use std::io::{BufRead, Write};
 
@@ -29,8 +30,39 @@ fn cjk_runs(line: &str) -> Vec<(usize, &str)> {
     runs
 }
 
+/// Characters per second of the shared tokenizer, of TinySegmenter and of jieba (HMM on, as the
+/// tokenizer calls it) over the CJK runs of `lines`, each timed over the same text repeated
+/// until a second has passed, in one process.
+fn throughput(lines: &[String]) {
+    let runs: Vec<&str> = lines.iter().flat_map(|l| cjk_runs(l)).map(|(_, r)| r).collect();
+    let chars: usize = runs.iter().map(|r| r.chars().count()).sum();
+    let jieba = jieba_rs::Jieba::new();
+    indexer::text::load_dictionary();
+    let time = |name: &str, cut: &mut dyn FnMut(&str) -> usize| {
+        let (start, mut rounds, mut words) = (std::time::Instant::now(), 0u32, 0usize);
+        while rounds == 0 || start.elapsed().as_secs_f64() < 1.0 {
+            words += runs.iter().map(|r| cut(r)).sum::<usize>();
+            rounds += 1;
+        }
+        let rate = f64::from(rounds) * chars as f64 / start.elapsed().as_secs_f64();
+        println!("{name}\t{rate:.0} chars/s\t({chars} characters x {rounds}, {words} words)");
+    };
+    time("tokenizer", &mut |r| {
+        let mut n = 0;
+        indexer::text::for_each_word(r, |_, _, _| n += 1);
+        n
+    });
+    time("tinysegmenter", &mut |r| tiniestsegmenter::tokenize(r).len());
+    time("jieba", &mut |r| jieba.cut(r, true).len());
+}
+
 fn main() -> std::io::Result<()> {
     let stdin = std::io::stdin();
+    if std::env::args().nth(1).as_deref() == Some("--time") {
+        let lines: Vec<String> = stdin.lock().lines().collect::<Result<_, _>>()?;
+        throughput(&lines);
+        return Ok(());
+    }
     let mut out = std::io::BufWriter::new(std::io::stdout().lock());
     for line in stdin.lock().lines() {
         let line = line?;

@@ -270,6 +270,47 @@ fn the_page_language_decides_the_stop_words_not_the_declaration() {
     assert!(record.keywords.iter().any(|k| k == "biblioteca"), "{:?}", record.keywords);
 }
 
+/// Japanese is cut into words by TinySegmenter, not by jieba's Chinese dictionary: a page on a
+/// city library (written for this test) has 図書館 ("library") among its keywords, not the
+/// pieces 図 and 書館 a dictionary of Chinese makes of it, and a query writing the word finds
+/// the page in both indexes.
+#[test]
+fn japanese_keywords_and_queries_keep_kanji_words_whole() {
+    let page = "<html lang=\"ja\"><head><meta charset=\"utf-8\"><title>市の図書館が新しくなりました</title></head><body>\
+        <article><h1>市の図書館が新しくなりました</h1>\
+        <p>駅の近くにある市の図書館が、二年間の工事を終えて今月から再び開館しました。新しい図書館には\
+        子ども向けの絵本の部屋や、静かに勉強できる学習室が作られました。</p>\
+        <p>図書館の館長によると、本の数は以前より三割ほど増えて、雑誌や新聞も多くの種類を読むことが\
+        できるようになりました。週末には作家を招いた講演会も開かれる予定です。</p>\
+        <p>開館の日には朝から多くの市民が訪れ、図書館の前には長い列ができました。近所に住む男性は、\
+        毎週ここで本を借りるのが楽しみだと話していました。</p></article></body></html>";
+    let config = Config::default();
+    let stop_words = StopWords::generic();
+    let ctx = PageContext::new(&config, &stop_words).unwrap();
+    let raw = RawPage {
+        url: "https://ja.example/library.html".to_string(),
+        origin: "library.html".to_string(),
+        bytes: page.as_bytes().to_vec(),
+        http_charset: None,
+        http_language: None,
+    };
+    let record = process_page(raw, &ctx).unwrap_or_else(|s| panic!("skipped: {s:?}")).record;
+    assert_eq!(record.lang.as_deref(), Some("ja"));
+    assert!(record.keywords.iter().any(|k| k == "図書館"), "{:?}", record.keywords);
+    assert!(!record.keywords.iter().any(|k| k == "書館" || k == "図"), "{:?}", record.keywords);
+
+    let pages = tempfile::tempdir().unwrap();
+    let out = tempfile::tempdir().unwrap();
+    std::fs::write(pages.path().join("library.html"), page).unwrap();
+    std::fs::copy(repo_path("tests/fixtures/languages/ja.html"), pages.path().join("ja.html")).unwrap();
+    build(pages.path(), out.path());
+    for index in ["abstract", "fulltext"] {
+        let stdout = search(out.path(), "図書館の本", index);
+        let first = stdout.lines().next().unwrap_or_default();
+        assert!(first.contains("library.html"), "{index}: {stdout}");
+    }
+}
+
 /// A German page is indexed with German stems and a query is analysed for the collection's
 /// languages: "Dorf" finds the page that writes "Dörfern" and "Dörfer", which the English
 /// stemmer would leave apart.

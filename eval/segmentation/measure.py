@@ -4,7 +4,9 @@
 Reference: MeCab (fugashi) with UniDic (unidic-lite), short-unit words. Candidates, each a set
 of word boundaries:
   (a) today:  the shared tokenizer (indexer::text::for_each_word), as the library of the
-              commit this runs on cuts;
+              commit this runs on cuts: before TinySegmenter shipped, script changes and jieba
+              for kanji stretches of three or more; since, TinySegmenter on the runs that hold
+              a kana and jieba on the others (then this row is the shipped cut);
   (b) tiny:   TinySegmenter (the tiniestsegmenter crate) over every CJK run;
   (c) hybrid: TinySegmenter over the CJK runs that hold a kanji, (a) elsewhere.
 Both come from `cargo run --release --example japanese_segmentation` (one line of spans each).
@@ -147,6 +149,16 @@ def hybrid(text, ours, tiny):
     return {p for p in boundaries(ours) if not inside(p)} | {p for p in boundaries(tiny) if inside(p)}
 
 
+def kinds(text, scored):
+    """The scored positions, all (key None) and by the scripts on either side: between two
+    kanji, between two kana, between a kanji and a kana (for the breakdown, not the rule)."""
+    out = {None: scored, "kanji|kanji": set(), "kana|kana": set(), "kanji|kana": set()}
+    for p in scored:
+        k = is_kanji(text[p - 1]) + is_kanji(text[p])
+        out[["kana|kana", "kanji|kana", "kanji|kanji"][k]].add(p)
+    return out
+
+
 def prf(counts):
     tp, fp, fn = counts
     p = tp / (tp + fp) if tp + fp else 0.0
@@ -166,14 +178,12 @@ def measure(name, lines, tagger, totals):
         gold = boundaries(mecab_spans(tagger, text)) & scored
         for key, cut in (("today", boundaries(ours)), ("tiny", boundaries(tiny)), ("hybrid", hybrid(text, ours, tiny))):
             cut &= scored
-            c = counts[key]
-            c[0] += len(cut & gold)
-            c[1] += len(cut - gold)
-            c[2] += len(gold - cut)
-            t = totals[key]
-            t[0] += len(cut & gold)
-            t[1] += len(cut - gold)
-            t[2] += len(gold - cut)
+            for kind, where in kinds(text, scored).items():
+                for tally in (counts, totals):
+                    c = tally.setdefault((key, kind), [0, 0, 0]) if kind else tally[key]
+                    c[0] += len(cut & gold & where)
+                    c[1] += len((cut - gold) & where)
+                    c[2] += len((gold - cut) & where)
     totals["chars"] += chars
     totals["positions"] += positions
     report(name, len(lines), chars, positions, counts)
@@ -183,7 +193,9 @@ def report(name, lines, chars, positions, counts):
     print(f"{name}: {lines} lines, {chars} CJK characters, {positions} scored positions")
     for key in ("today", "tiny", "hybrid"):
         p, r, f = prf(counts[key])
-        print(f"  {key:7} P {p:.3f}  R {r:.3f}  F1 {f:.3f}")
+        by_kind = "  ".join(f"{kind} F1 {prf(counts.get((key, kind), [0, 0, 0]))[2]:.3f}"
+                            for kind in ("kanji|kanji", "kanji|kana", "kana|kana"))
+        print(f"  {key:7} P {p:.3f}  R {r:.3f}  F1 {f:.3f}   ({by_kind})")
 
 
 def main():
@@ -200,6 +212,11 @@ def main():
     winner = "tiny" if prf(totals["tiny"])[2] >= prf(totals["hybrid"])[2] else "hybrid"
     verdict = f"{winner} ships" if best - today >= 0.02 else "nothing ships"
     print(f"rule: best of tiny/hybrid F1 {best:.3f} vs today {today:.3f} (delta {best - today:+.3f}): {verdict}")
+    lines = [line for line in news + our_lines() if any(is_cjk(c) for c in line)]
+    timing = subprocess.run([EXAMPLE, "--time"], input="\n".join(lines) + "\n", capture_output=True, text=True,
+                            check=True)
+    print("throughput over the CJK runs of both (one process, one thread):")
+    print(timing.stdout, end="")
 
 
 if __name__ == "__main__":

@@ -2,8 +2,8 @@
 //! Tantivy indexes and queries), the stop-word lists, the sentence splitter, and a page's
 //! language.
 //!
-//! Tokenization: Han runs are segmented into words by jieba-rs; runs with kana (Japanese) are
-//! cut where the script changes, long kanji compounds by jieba; Thai, Lao, Khmer and Myanmar
+//! Tokenization: Han runs are segmented into words by jieba-rs; runs with kana (Japanese) by
+//! TinySegmenter (`tiniestsegmenter`, its model inside the crate); Thai, Lao, Khmer and Myanmar
 //! runs (no spaces between words) by ICU4X's dictionary segmenter; every other run by Unicode
 //! word boundaries (UAX #29). Tokens are folded to NFKC and lower-cased, and only tokens
 //! holding at least one letter or digit are kept, so punctuation never becomes a term.

@@ -118,7 +118,7 @@ pub struct StopWords {
     learned: Arc<FnvHashSet<String>>,
     language: Option<&'static FnvHashSet<String>>,
     /// The page is Japanese: a term written in hiragana alone is a particle, an auxiliary or
-    /// an inflection (the tokenizer cuts Japanese where the script changes), not a topic.
+    /// an inflection (the tokenizer cuts them from the words they follow), not a topic.
     hiragana_is_grammar: bool,
     /// The page is Greek: its list holds words without accents ([`unaccented_greek`]).
     greek: bool,

@@ -52,7 +52,7 @@ pub fn is_south_east_asian(c: char) -> bool {
 /// The kind of run a character belongs to, each kind segmented its own way.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 enum Run {
-    /// Han and kana: jieba, and the script changes of Japanese.
+    /// Han and kana: jieba, and TinySegmenter for Japanese (runs with kana).
     Cjk,
     /// Thai, Lao, Myanmar, Khmer: ICU's dictionaries.
     SouthEastAsian,
@@ -163,24 +163,10 @@ pub fn for_each_word<'a>(text: &'a str, mut sink: impl FnMut(&'a str, usize, boo
     }
 }
 
-/// The scripts of a Japanese run, which mark its word boundaries.
-#[derive(Debug, Clone, Copy, PartialEq, Eq)]
-enum JapaneseScript {
-    Kanji,
-    Hiragana,
-    Katakana,
-    /// The middle dot (・) and the double hyphen (゠) of the katakana block: they separate words.
-    Mark,
-}
-
-fn japanese_script(c: char) -> JapaneseScript {
-    match c as u32 {
-        0x3040..=0x309F => JapaneseScript::Hiragana,
-        0x30A0 | 0x30FB => JapaneseScript::Mark,
-        // The prolonged sound mark (ー) belongs to the katakana word it lengthens.
-        0x30A0..=0x30FF => JapaneseScript::Katakana,
-        _ => JapaneseScript::Kanji,
-    }
+/// The middle dot (・) and the double hyphen (゠) of the katakana block: they separate words
+/// (`ガー・レイノルズ`), so a Japanese run is cut at them before it is segmented.
+fn is_word_separator(c: char) -> bool {
+    matches!(c, '\u{30A0}' | '\u{30FB}')
 }
 
 fn emit_run<'a>(text: &'a str, start: usize, end: usize, kind: Run, sink: &mut impl FnMut(&'a str, usize, bool)) {
@@ -188,33 +174,35 @@ fn emit_run<'a>(text: &'a str, start: usize, end: usize, kind: Run, sink: &mut i
     if kind == Run::SouthEastAsian {
         emit_dictionary_words(run, start, sink);
     } else if kind == Run::Cjk && run.chars().any(|c| matches!(c as u32, 0x3040..=0x30FF)) {
-        // Kana: Japanese, which jieba's Chinese dictionary does not know. Japanese writes
-        // particles, auxiliaries and inflections in hiragana, loanwords in katakana and the
-        // stems of content words in kanji, so the changes of script are word boundaries
-        // (the character-type features of Japanese segmenters such as TinySegmenter): a
-        // katakana or hiragana stretch is one term, and so is a kanji stretch of one or two
-        // characters (the common shape of a Japanese noun, 境内, 紅葉, which jieba's Chinese
-        // dictionary would cut into characters); a longer kanji stretch is a compound, cut by
-        // jieba (Han compounds are largely shared with Chinese), so a query for 恒例 finds
-        // 毎年恒例.
-        let mut at = 0;
-        while at < run.len() {
-            let script = japanese_script(run[at..].chars().next().unwrap_or('\0'));
-            let len = run[at..].find(|c: char| japanese_script(c) != script).unwrap_or(run.len() - at);
-            let stretch_start = start + at;
-            let stretch = &run[at..at + len];
-            if script == JapaneseScript::Kanji && stretch.chars().nth(2).is_some() {
-                emit_han(stretch, stretch_start, sink);
-            } else if script != JapaneseScript::Mark && is_term(stretch) {
-                // A stretch of voicing marks alone (゛, U+3099) is no term.
-                sink(stretch, stretch_start, false);
-            }
-            at += len;
-        }
+        emit_japanese(run, start, sink);
     } else if kind == Run::Cjk {
         emit_han(run, start, sink);
     } else {
         latin_words(run, |offset, end_offset| sink(&run[offset..end_offset], start + offset, true));
+    }
+}
+
+/// A run of Han and kana holding kana (Japanese, which jieba's Chinese dictionary does not
+/// know) cut into words by TinySegmenter (Kudo's model, `tiniestsegmenter`): an averaged
+/// perceptron over the characters, their script types (kanji, hiragana, katakana, numerals,
+/// Latin) and its previous decisions around each position, trained on a segmented corpus and
+/// shipped inside the crate, so it cuts kanji words a dictionary of Chinese splits (図書館,
+/// not 図 書館) and the particles and inflections written in hiragana (読み ました), which are
+/// the stop words of a Japanese page. `start` is the run's offset in the whole text. Every
+/// stage's terms come from here (the one tokenizer), so pages and queries are cut alike.
+fn emit_japanese<'a>(run: &'a str, start: usize, sink: &mut impl FnMut(&'a str, usize, bool)) {
+    let mut at = 0;
+    for piece in run.split(is_word_separator) {
+        let mut word_start = at;
+        for word in tiniestsegmenter::tokenize(piece) {
+            // A voicing mark alone (゛, U+309B) is no term.
+            if is_term(word) {
+                sink(word, start + word_start, false);
+            }
+            word_start += word.len();
+        }
+        // The piece and the one-character separator after it.
+        at += piece.len() + run[at + piece.len()..].chars().next().map_or(0, char::len_utf8);
     }
 }
 
@@ -402,15 +390,62 @@ mod tests {
     }
 
     #[test]
-    fn japanese_is_cut_where_the_script_changes() {
+    fn japanese_is_cut_into_words() {
+        // Written for this test: "We study computers at a university in Tokyo", "I borrowed a
+        // book at the city library", "a presentation by Garr Reynolds".
         let text = "私たちは東京の大学でコンピューターを勉強しています";
         let mut spans = Vec::new();
         for_each_token(text, |t| spans.push((t.text.into_owned(), &text[t.start..t.end])));
         let words: Vec<&str> = spans.iter().map(|(w, _)| w.as_str()).collect();
-        assert_eq!(words, ["私", "たちは", "東京", "の", "大学", "で", "コンピューター", "を", "勉強", "しています"]);
         assert!(spans.iter().all(|(w, original)| w == original), "{spans:?}");
         assert_eq!(words.concat(), text);
+        for word in ["東京", "大学", "コンピューター", "勉強"] {
+            assert!(words.contains(&word), "{word} not in {words:?}");
+        }
+        // A kanji word jieba's Chinese dictionary cuts apart (図 書館) is one word. (The model
+        // errs too: after 市立 it cuts 市立図 書館.)
+        let words = terms("図書館で本を借りました");
+        assert!(words.iter().any(|w| w == "図書館"), "{words:?}");
+        assert!(words.iter().any(|w| w == "本"), "{words:?}");
+        // The middle dot separates words; it is no term.
         assert_eq!(terms("ガー・レイノルズ"), ["ガー", "レイノルズ"]);
+        assert_eq!(terms("・・゠"), Vec::<String>::new());
+        // Halfwidth katakana is folded to the usual width, a lone voicing mark is no term.
+        assert_eq!(terms("ｺﾝﾋﾟｭｰﾀｰ"), ["コンピューター"]);
+        assert!(terms("\u{309B}\u{309C}").is_empty());
+    }
+
+    #[test]
+    fn chinese_without_kana_is_cut_by_jieba_as_before() {
+        let text = "我们在北京大学学习图书馆的历史";
+        let jieba: Vec<&str> = JIEBA.cut(text, true).into_iter().map(|w| w.word).collect();
+        assert_eq!(terms(text), jieba);
+    }
+
+    proptest::proptest! {
+        /// Japanese text of any mix (kanji, hiragana, katakana with its marks, halfwidth
+        /// katakana, Latin, digits, spaces): no term is empty, each is the fold of a span of
+        /// the text, and the spans come in order without overlapping.
+        #[test]
+        fn japanese_terms_are_spans_of_the_text(
+            text in "[\u{3041}-\u{309F}\u{30A0}-\u{30FF}\u{4E00}-\u{4E20}\u{56F3}\u{66F8}\u{9928}\u{FF66}-\u{FF9F}a-zA-Z0-9 ・ー]{0,30}"
+        ) {
+            let mut end = 0;
+            let mut result = Ok(());
+            for_each_token(&text, |t| {
+                if result.is_err() {
+                    return;
+                }
+                result = (|| {
+                    proptest::prop_assert!(!t.text.is_empty());
+                    proptest::prop_assert!(end <= t.start && t.start < t.end && t.end <= text.len());
+                    proptest::prop_assert_eq!(&t.text, &fold(&text[t.start..t.end], true));
+                    Ok(())
+                })();
+                end = t.end;
+            });
+            result?;
+        }
     }
 
     /// Words of a text and the text they came from, which must be the same.
