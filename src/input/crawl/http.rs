@@ -106,12 +106,22 @@ fn decode_content(body: Vec<u8>, encoding: &str, max_body: u64) -> Result<Vec<u8
         "deflate" if looks_like_zlib(&body) => inflate(flate2::read::ZlibDecoder::new(&body[..]), max_body),
         // Some servers send raw deflate under the name; a body that is already text is not.
         "deflate" if !looks_like_text(&body) => inflate(flate2::read::DeflateDecoder::new(&body[..]), max_body),
-        "br" | "zstd" | "compress" if !looks_like_text(&body) => {
+        // Brotli streams have no magic bytes: a body that is not text is taken for one.
+        "br" if !looks_like_text(&body) => inflate(brotli_decompressor::Decompressor::new(&body[..], 4096), max_body),
+        "zstd" if body.starts_with(&ZSTD_MAGIC) => {
+            let decoder = zstd::stream::read::Decoder::with_buffer(&body[..])
+                .map_err(|e| format!("corrupt compressed body: {e}"))?;
+            inflate(decoder, max_body)
+        }
+        "zstd" | "compress" if !looks_like_text(&body) => {
             Err(format!("the body is {encoding}-compressed, which this reader does not decode"))
         }
         _ => Ok(body),
     }
 }
+
+/// The first bytes of a Zstandard frame (RFC 8878, §3.1.1).
+const ZSTD_MAGIC: [u8; 4] = [0x28, 0xb5, 0x2f, 0xfd];
 
 /// A zlib stream: CMF says deflate with a window up to 32 KiB and the header checksum holds.
 fn looks_like_zlib(body: &[u8]) -> bool {
@@ -235,6 +245,37 @@ mod tests {
         let mut raw = b"HTTP/1.1 200 OK\r\nContent-Encoding: deflate\r\n\r\n".to_vec();
         raw.extend_from_slice(&zlib.finish().unwrap());
         assert_eq!(parse_response(&raw, 100).unwrap().body, b"<p>deflated");
+    }
+
+    #[test]
+    fn brotli_and_zstd_bodies_are_decoded_and_clipped_ones_keep_their_start() {
+        // Words of little redundancy, long enough for several zstd blocks (at most 128 KiB of
+        // text each), so a frame clipped in its last third still holds whole blocks.
+        let mut state = 1u64;
+        let mut word = || {
+            state = state.wrapping_mul(6_364_136_223_846_793_005).wrapping_add(1_442_695_040_888_963_407);
+            format!("w{:x} ", state >> 44)
+        };
+        let page =
+            format!("<p>a page a browser-based crawler stored {}", (0..40_000).map(|_| word()).collect::<String>());
+        let mut brotli = Vec::new();
+        let params = brotli::enc::BrotliEncoderParams { quality: 5, ..Default::default() };
+        brotli::BrotliCompress(&mut page.as_bytes(), &mut brotli, &params).unwrap();
+        let zstd = zstd::encode_all(page.as_bytes(), 3).unwrap();
+        for (encoding, compressed) in [("br", brotli), ("zstd", zstd)] {
+            let mut raw = format!("HTTP/1.1 200 OK\r\nContent-Encoding: {encoding}\r\n\r\n").into_bytes();
+            raw.extend_from_slice(&compressed);
+            assert_eq!(parse_response(&raw, 1 << 20).unwrap().body, page.as_bytes(), "{encoding}");
+            assert!(parse_response(&raw, 100).unwrap_err().contains("larger than 100 bytes"), "{encoding}");
+            raw.truncate(raw.len() - compressed.len() / 3);
+            let clipped = parse_response(&raw, 1 << 20).unwrap().body;
+            assert!(page.as_bytes().starts_with(&clipped) && clipped.len() > 10_000, "{encoding}: {}", clipped.len());
+        }
+        // A zstd body without the frame's magic is not taken for one.
+        let r = parse_response(b"HTTP/1.1 200 OK\r\nContent-Encoding: zstd\r\n\r\n<p>plain", 100).unwrap();
+        assert_eq!(r.body, b"<p>plain");
+        let not_zstd = b"HTTP/1.1 200 OK\r\nContent-Encoding: zstd\r\n\r\n\x8b\x02\x80";
+        assert!(parse_response(not_zstd, 100).is_err());
     }
 
     #[test]
