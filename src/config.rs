@@ -15,6 +15,7 @@ mod choices;
 mod commented;
 pub use choices::{
     Algorithm, BlockLabels, ClassifierChoice, CleanerKind, DetectorKind, ExampleWeight, HubLearner, PageFormat,
+    RepeatScope,
 };
 
 /// The whole configuration of a build.
@@ -646,6 +647,11 @@ pub struct BlocksConfig {
     /// a tab or print version); 0: the rule off. Chosen on the training folds
     /// (`eval train-blocks --grid`).
     pub repeat_min_terms: usize,
+    /// Which earlier kept copy makes the repeated-text rule drop a block: any on the page, or
+    /// only one in another region of the page than the block (a page's second rendering of
+    /// its text, where an author's repeat inside the text stays). Set before its
+    /// cross-validation (README, *Cleaning quality*).
+    pub repeat_scope: RepeatScope,
     /// Training: the block features include the item-run share (the share of the page's terms
     /// in the run of alike, byline-led items a block lies in: comments, reviews, replies,
     /// cards). A model reads the features it was trained with, whatever this says when
@@ -686,6 +692,7 @@ impl Default for BlocksConfig {
             min_probability: None,
             min_page_terms: 100,
             repeat_min_terms: 0,
+            repeat_scope: RepeatScope::Page,
             item_runs: false,
             label_min_gold_share: 0.5,
             vocabulary_size: 48,

@@ -306,7 +306,7 @@ impl Cleaner {
                             &docview,
                             classifier,
                             threshold,
-                            config.blocks.repeat_min_terms,
+                            block_classifier::RepeatRule::of(&config.blocks),
                         );
                         // The template is noise for the classifier too, as for the root search:
                         // the model was trained on pages alone and never saw this evidence (a

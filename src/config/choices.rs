@@ -286,6 +286,19 @@ pub enum BlockLabels {
     Aligned,
 }
 
+/// Which earlier copy of a block's text makes the repeated-text rule drop the block
+/// (`blocks.repeat_scope`).
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize, JsonSchema)]
+#[serde(rename_all = "kebab-case")]
+pub enum RepeatScope {
+    /// Any earlier kept block of the page.
+    Page,
+    /// An earlier kept block in another region of the page than the later one
+    /// (`block_classifier::other_region`): a template's second rendering, not an author
+    /// repeating a line inside the text.
+    OtherRegion,
+}
+
 /// How `eval train-blocks` weighs a block among its page's examples (`blocks.example_weight`);
 /// every page weighs the same either way.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize, JsonSchema)]

@@ -51,7 +51,8 @@ use super::clean_report::{CrossValidatedF1, GoldSetConfig};
 use super::tune_cleaner::seeded_fold_of;
 use crate::clean::block_classifier::{
     BlockModel, BoostSettings, CONTEXT_FEATURES, SecondStage, Tree, block_features, blocks, context_features,
-    drop_repeated, feature_names, first_copies, is_bare_headline, probability, trees_of, vocabulary_word,
+    RepeatRule, drop_repeated, feature_names, first_copies, is_bare_headline, probability, trees_of,
+    vocabulary_word,
 };
 use crate::clean::{BlockWeights, CleanerKind, Layout, TopicContent, block_weights, clean_page, site_of};
 use crate::config::{BlockLabels, BlocksConfig, Config, ExampleWeight};
@@ -92,8 +93,9 @@ struct BlockPage {
     alignment_skipped: bool,
     /// Per block, the first block with the same own terms (`first_copies` at one term).
     copies: Vec<Option<usize>>,
-    /// `[blocks] repeat_min_terms`: the cleaner's repeated-text rule, applied when scoring.
-    repeat_min_terms: usize,
+    /// `[blocks] repeat_min_terms` and `repeat_scope`: the cleaner's repeated-text rule,
+    /// applied when scoring.
+    repeat: RepeatRule,
     /// `[blocks] item_runs`: the rows hold the item-run feature.
     item_runs: bool,
 }
@@ -205,7 +207,7 @@ impl BlockPage {
             example_weight: config.blocks.example_weight,
             alignment_skipped: config.blocks.labels == BlockLabels::Aligned && aligned.is_none(),
             copies,
-            repeat_min_terms: config.blocks.repeat_min_terms,
+            repeat: RepeatRule::of(&config.blocks),
             item_runs: config.blocks.item_runs,
         }
     }
@@ -230,6 +232,12 @@ impl BlockPage {
             .collect()
     }
 
+    /// Whether the repeated-text rule lets kept block `earlier` make block `later` (indices
+    /// into the page's blocks) a copy to drop.
+    fn apart(&self, earlier: usize, later: usize) -> bool {
+        self.repeat.apart(&self.tree, self.blocks[earlier], self.blocks[later])
+    }
+
     /// The page's score when the blocks with `probability` at least `threshold` are kept
     /// (and the repeated-text rule applied, when `[blocks] repeat_min_terms` asks).
     fn score(&self, probability: &[f64], threshold: f64) -> PageScore {
@@ -238,8 +246,8 @@ impl BlockPage {
                 |b| if self.bare_headline[b] { self.docview.keep[self.blocks[b]] } else { probability[b] >= threshold },
             )
             .collect();
-        if self.repeat_min_terms > 0 {
-            drop_repeated(&self.copies_at(self.repeat_min_terms), &mut keep);
+        if self.repeat.min_terms > 0 {
+            drop_repeated(&self.copies_at(self.repeat.min_terms), &mut keep, |e, l| self.apart(e, l));
         }
         let mut output = vec![0u32; self.gold.len()];
         for (b, bag) in self.bags.iter().enumerate() {
@@ -1109,7 +1117,7 @@ mod tests {
         let weights = block_weights(&tree, &config.block_weight);
         let docview = clean_page(&tree, &layout, &weights, CleanerKind::DocView, &config);
         let classifier = BlockClassifier::new(loaded);
-        let content = clean_blocks(&tree, &layout, &weights, &docview, &classifier, model.threshold, 0);
+        let content = clean_blocks(&tree, &layout, &weights, &docview, &classifier, model.threshold, RepeatRule::OFF);
         let text = content.text(&tree);
         assert!(text.contains("farmers of the valley"), "{text}");
         assert!(!text.contains("Copyright"), "{text}");

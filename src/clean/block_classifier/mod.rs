@@ -34,6 +34,7 @@ pub use model::{
 use std::sync::{Arc, OnceLock};
 
 use super::{BlockWeights, Layout, TopicContent};
+use crate::config::{BlocksConfig, RepeatScope};
 use crate::tagtree::{NodeId, TagTree};
 
 /// Whether block `id` holds nothing but the page's headline (the title heading's own items).
@@ -67,16 +68,59 @@ pub fn first_copies(tree: &TagTree, blocks: &[NodeId], min_terms: usize) -> Vec<
 }
 
 /// Drops from `keep` every block whose text (`first_copies`) an earlier kept block already
-/// holds, so that the topic content holds each repeated text once.
-pub fn drop_repeated(copies: &[Option<usize>], keep: &mut [bool]) {
-    let mut held = std::collections::HashSet::new();
+/// holds, so that the topic content holds each repeated text once; with `apart`, only when the
+/// earlier kept copy is apart from it (`apart(earlier, later)`, indices into `copies`).
+pub fn drop_repeated(copies: &[Option<usize>], keep: &mut [bool], apart: impl Fn(usize, usize) -> bool) {
+    let mut held: std::collections::HashMap<usize, Vec<usize>> = std::collections::HashMap::new();
     for (b, copy) in copies.iter().enumerate() {
-        if let Some(first) = copy.filter(|_| keep[b])
-            && !held.insert(first)
-        {
-            keep[b] = false;
+        if let Some(first) = copy.filter(|_| keep[b]) {
+            let earlier = held.entry(first).or_default();
+            if earlier.iter().any(|&e| apart(e, b)) {
+                keep[b] = false;
+            } else {
+                earlier.push(b);
+            }
         }
     }
+}
+
+/// The repeated-text rule as the cleaner applies it (`[blocks] repeat_min_terms` and
+/// `repeat_scope`).
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct RepeatRule {
+    /// The least terms of a block the rule drops; 0: the rule off.
+    pub min_terms: usize,
+    pub scope: RepeatScope,
+}
+
+impl RepeatRule {
+    pub const OFF: RepeatRule = RepeatRule { min_terms: 0, scope: RepeatScope::Page };
+
+    pub fn of(config: &BlocksConfig) -> RepeatRule {
+        RepeatRule { min_terms: config.repeat_min_terms, scope: config.repeat_scope }
+    }
+
+    /// Whether a kept copy at node `earlier` makes the block at node `later` a copy to drop.
+    pub fn apart(&self, tree: &TagTree, earlier: NodeId, later: NodeId) -> bool {
+        match self.scope {
+            RepeatScope::Page => true,
+            RepeatScope::OtherRegion => other_region(tree, earlier, later),
+        }
+    }
+}
+
+/// Whether `earlier` lies in another region of the page than `later`: outside `later`'s
+/// nearest article-like container (an `<article>`, a `<main>`, an `itemprop="articleBody"`
+/// element). A template renders a second copy of the text elsewhere (a version for narrow
+/// screens, a tab, a modal, a carousel's clones), while an author's repeat (a pull quote, a
+/// refrain, a summary line) stands inside the article's own container; a block with no such
+/// container has no region to hold its repeats, and any earlier copy counts.
+pub fn other_region(tree: &TagTree, earlier: NodeId, later: NodeId) -> bool {
+    let container = std::iter::once(later).chain(tree.ancestors(later)).find(|&n| {
+        let node = &tree.nodes[n];
+        node.article_body || matches!(node.tag.as_str(), "article" | "main")
+    });
+    container.is_none_or(|c| !tree.contains(c, earlier))
 }
 
 /// A block model ready to judge pages: the model and its trees (and its second stage's, when
@@ -142,7 +186,7 @@ pub fn clean_blocks(
     docview: &TopicContent,
     classifier: &BlockClassifier,
     threshold: f64,
-    repeat_min_terms: usize,
+    repeat: RepeatRule,
 ) -> TopicContent {
     let ids = blocks(tree);
     let model = &classifier.model;
@@ -196,12 +240,12 @@ pub fn clean_blocks(
             None => docview.keep[id],
         });
     }
-    if repeat_min_terms > 0 {
-        let mut copies = first_copies(tree, &ids, repeat_min_terms);
+    if repeat.min_terms > 0 {
+        let mut copies = first_copies(tree, &ids, repeat.min_terms);
         for (copy, &judged) in copies.iter_mut().zip(&is_judged) {
             *copy = copy.filter(|_| judged);
         }
-        drop_repeated(&copies, &mut keep);
+        drop_repeated(&copies, &mut keep, |earlier, later| repeat.apart(tree, ids[earlier], ids[later]));
     }
     let mut kept: Vec<NodeId> = ids.iter().zip(&keep).filter(|&(_, &k)| k).map(|(&id, _)| id).collect();
     // Blocks without terms (pictures of a gallery) stay as `docview` decided: the labels are
@@ -255,11 +299,11 @@ mod tests {
         let copies = first_copies(&tree, &ids, 3);
         assert_eq!(copies, vec![Some(0), None, Some(0), None, Some(4)]);
         let mut keep = vec![true; 5];
-        drop_repeated(&copies, &mut keep);
+        drop_repeated(&copies, &mut keep, |_, _| true);
         assert_eq!(keep, vec![true, true, false, true, true]);
         // When the first copy is not kept, the second holds the text.
         let mut keep = vec![false, true, true, true, true];
-        drop_repeated(&copies, &mut keep);
+        drop_repeated(&copies, &mut keep, |_, _| true);
         assert_eq!(keep, vec![false, true, true, true, true]);
         // The cleaner: a model keeping every block with terms keeps the copy only with the rule off.
         let config = Config::default();
@@ -267,7 +311,10 @@ mod tests {
         let weights = block_weights(&tree, &config.block_weight);
         let docview = clean_page(&tree, &layout, &weights, CleanerKind::DocView, &config);
         let every = BlockClassifier::new(stump("log_terms", 0.0, true));
-        let kept = |min| clean_blocks(&tree, &layout, &weights, &docview, &every, 0.5, min).nodes;
+        let kept = |min_terms| {
+            let repeat = RepeatRule { min_terms, scope: RepeatScope::Page };
+            clean_blocks(&tree, &layout, &weights, &docview, &every, 0.5, repeat).nodes
+        };
         assert!(kept(0).contains(&ids[2]));
         assert!(!kept(3).contains(&ids[2]) && kept(3).contains(&ids[0]) && kept(3).contains(&ids[3]));
     }
@@ -306,7 +353,7 @@ mod tests {
         };
         assert_eq!(share("story"), 0.0);
         assert!(share("reply") > 0.0 && share("ann") == share("reply"));
-        let kept = clean_blocks(&tree, &layout, &weights, &docview, &BlockClassifier::new(model), 0.5, 0);
+        let kept = clean_blocks(&tree, &layout, &weights, &docview, &BlockClassifier::new(model), 0.5, RepeatRule::OFF);
         let text = kept.text(&tree);
         assert!(text.contains("A reply by Ann") && text.contains("Cy on 3 May"), "{text}");
     }
@@ -325,7 +372,7 @@ mod tests {
             &docview,
             &BlockClassifier::new(stump("docview_kept", 0.5, true)),
             0.5,
-            0,
+            RepeatRule::OFF,
         );
         assert_eq!(content.nodes, docview.nodes);
         assert_eq!(content.page_type, docview.page_type);
@@ -340,7 +387,7 @@ mod tests {
         let docview = clean_page(&tree, &layout, &weights, CleanerKind::DocView, &config);
         let one_stage = stump("link_density", 0.5, false);
         let clean = |model: BlockModel| {
-            clean_blocks(&tree, &layout, &weights, &docview, &BlockClassifier::new(model), 0.5, 0).nodes
+            clean_blocks(&tree, &layout, &weights, &docview, &BlockClassifier::new(model), 0.5, RepeatRule::OFF).nodes
         };
         let expected = clean(one_stage.clone());
         // A second stage that splits on the first stage's own probability at 0.5.
@@ -399,7 +446,7 @@ mod tests {
             &docview,
             &BlockClassifier::new(stump("link_density", 0.5, false)),
             0.5,
-            0,
+            RepeatRule::OFF,
         );
         let text = content.text(&tree);
         assert!(text.contains("terns came back") && text.contains("Another region"), "{text}");

@@ -700,7 +700,7 @@ fn decide(page: &BlockPage, probability: &[f64], decision: Decision, log_t: &[[f
         Decision::Repeats { threshold, min_terms } => {
             let copies = page.copies_at(min_terms);
             let mut kept: Vec<bool> = probability.iter().map(|&p| p >= threshold).collect();
-            drop_repeated(&copies, &mut kept);
+            drop_repeated(&copies, &mut kept, |e, l| page.apart(e, l));
             for (slot, k) in keep.iter_mut().zip(kept) {
                 *slot = f64::from(u8::from(k));
             }
