@@ -252,6 +252,7 @@ mod tests {
             ("cleaning", "cleaner", "`docview-paper`"),
             ("replicas", "detector", "`simhash`"),
             ("classify", "algorithm", "`nb-svm+nb`"),
+            ("blocks", "repeat_scope", "`other-region`"),
         ] {
             let text = format!("[{section}]\n{key} = \"nope\"\n");
             let error = toml::from_str::<super::super::Config>(&text).unwrap_err();

@@ -50,8 +50,8 @@ use super::clean::{CleanEvalError, GoldSet, PageScore, aggregate, for_each_score
 use super::clean_report::{CrossValidatedF1, GoldSetConfig};
 use super::tune_cleaner::seeded_fold_of;
 use crate::clean::block_classifier::{
-    BlockModel, BoostSettings, CONTEXT_FEATURES, SecondStage, Tree, block_features, blocks, context_features,
-    RepeatRule, drop_repeated, feature_names, first_copies, is_bare_headline, probability, trees_of,
+    BlockModel, BoostSettings, CONTEXT_FEATURES, RepeatRule, SecondStage, Tree, block_features, blocks,
+    context_features, drop_repeated, feature_names, first_copies, is_bare_headline, probability, trees_of,
     vocabulary_word,
 };
 use crate::clean::{BlockWeights, CleanerKind, Layout, TopicContent, block_weights, clean_page, site_of};

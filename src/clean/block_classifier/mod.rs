@@ -320,6 +320,50 @@ mod tests {
     }
 
     #[test]
+    fn within_regions_a_repeat_inside_the_article_stays_and_a_second_rendering_goes() {
+        let line = "We will plant the trees again next spring and every spring after";
+        let other = "The council voted to fund the nursery for another five years";
+        // The author repeats a line inside the article; the page renders the article's text a
+        // second time outside it (a version for narrow screens).
+        let html = format!(
+            "<html><body><main><article><p>{line}</p><p>{other}</p><p>{line}</p></article></main>\
+             <div class=narrow><p>{other}</p><p>{line}</p></div></body></html>"
+        );
+        let tree = TagTree::with_default_config(&html);
+        let ids = blocks(&tree);
+        assert_eq!(ids.len(), 5);
+        let copies = first_copies(&tree, &ids, 3);
+        assert_eq!(copies, vec![Some(0), Some(1), Some(0), Some(1), Some(0)]);
+        let kept_with = |scope| {
+            let rule = RepeatRule { min_terms: 3, scope };
+            let mut keep = vec![true; 5];
+            drop_repeated(&copies, &mut keep, |e, l| rule.apart(&tree, ids[e], ids[l]));
+            keep
+        };
+        assert_eq!(kept_with(RepeatScope::Page), vec![true, true, false, false, false]);
+        assert_eq!(kept_with(RepeatScope::OtherRegion), vec![true, true, true, false, false]);
+        // The container is the later block's: a copy inside an article of an earlier text
+        // outside it goes.
+        assert!(other_region(&tree, ids[3], ids[1]) && !other_region(&tree, ids[0], ids[2]));
+        // A block in no article-like container drops any earlier copy.
+        let bare =
+            TagTree::with_default_config(&format!("<html><body><div><p>{line}</p></div><p>{line}</p></body></html>"));
+        let bare_ids = blocks(&bare);
+        assert!(other_region(&bare, bare_ids[0], bare_ids[1]));
+        // An itemprop=articleBody element is a container too.
+        let body = TagTree::with_default_config(&format!(
+            "<html><body><div itemprop=articleBody><p>{line}</p><p>{other}</p><p>{line}</p></div></body></html>"
+        ));
+        let body_ids = blocks(&body);
+        assert!(!other_region(&body, body_ids[0], body_ids[2]));
+        // The cleaner reads the scope from the configuration.
+        let mut config = Config::default();
+        config.blocks.repeat_min_terms = 3;
+        config.blocks.repeat_scope = RepeatScope::OtherRegion;
+        assert_eq!(RepeatRule::of(&config.blocks), RepeatRule { min_terms: 3, scope: RepeatScope::OtherRegion });
+    }
+
+    #[test]
     fn a_model_trained_with_item_runs_loads_and_reads_them() {
         let mut model = stump("log_terms", 0.0, true);
         let features = feature_names(&[], true);
