@@ -21,6 +21,9 @@ pub struct Block {
 
 pub struct Stream<R> {
     inner: BufReader<R>,
+    /// Bytes taken out of `inner`'s buffer by [`Stream::starts_with`] to look past its end,
+    /// not yet consumed: they come before what `inner` still holds.
+    ahead: Vec<u8>,
     /// Bytes of decompressed data consumed so far.
     pub offset: u64,
     errors_in_a_row: u32,
@@ -28,7 +31,7 @@ pub struct Stream<R> {
 
 impl<R: Read> Stream<R> {
     pub fn new(inner: R) -> Stream<R> {
-        Stream { inner: BufReader::with_capacity(256 * 1024, inner), offset: 0, errors_in_a_row: 0 }
+        Stream { inner: BufReader::with_capacity(256 * 1024, inner), ahead: Vec::new(), offset: 0, errors_in_a_row: 0 }
     }
 
     /// The reader under the stream (what it had buffered is dropped).
@@ -42,17 +45,14 @@ impl<R: Read> Stream<R> {
     }
 
     fn fill(&mut self) -> io::Result<&[u8]> {
-        loop {
-            match self.inner.fill_buf() {
-                Ok(_) => break,
-                Err(e) if e.kind() == io::ErrorKind::Interrupted => {}
-                Err(e) => {
-                    self.errors_in_a_row += 1;
-                    return Err(e);
-                }
-            }
+        if !self.ahead.is_empty() {
+            return Ok(&self.ahead);
         }
-        self.inner.fill_buf()
+        self.fill_inner()
+    }
+
+    fn fill_inner(&mut self) -> io::Result<&[u8]> {
+        fill_buf(&mut self.inner, &mut self.errors_in_a_row)
     }
 
     fn consume(&mut self, n: usize) {
@@ -60,7 +60,11 @@ impl<R: Read> Stream<R> {
             self.errors_in_a_row = 0;
         }
         self.offset += n as u64;
-        self.inner.consume(n);
+        if self.ahead.is_empty() {
+            self.inner.consume(n);
+        } else {
+            self.ahead.drain(..n);
+        }
     }
 
     /// The next line without its end (LF or CRLF), at most [`MAX_LINE`] bytes of it kept;
@@ -95,10 +99,25 @@ impl<R: Read> Stream<R> {
         Ok(any.then_some(line))
     }
 
-    /// Whether the unread bytes start with `prefix` (looks at most one buffer ahead).
+    /// Whether the unread bytes start with `prefix`, read across as many fills as it takes: a
+    /// gzipped file may hand its bytes over in members of one byte each.
     pub fn starts_with(&mut self, prefix: &[u8]) -> io::Result<bool> {
-        let buf = self.fill()?;
-        Ok(buf.starts_with(prefix))
+        if self.ahead.is_empty() {
+            let buf = self.fill_inner()?;
+            if buf.len() >= prefix.len() || buf.is_empty() {
+                return Ok(buf.starts_with(prefix));
+            }
+        }
+        while self.ahead.len() < prefix.len() {
+            let buf = fill_buf(&mut self.inner, &mut self.errors_in_a_row)?;
+            if buf.is_empty() {
+                break;
+            }
+            let n = buf.len().min(prefix.len() - self.ahead.len());
+            self.ahead.extend_from_slice(&buf[..n]);
+            self.inner.consume(n);
+        }
+        Ok(self.ahead.starts_with(prefix))
     }
 
     /// Reads the next `len` bytes, keeping them only when `keep`.
@@ -127,6 +146,22 @@ impl<R: Read> Stream<R> {
     }
 }
 
+/// `inner`'s buffered bytes, filled when empty; an error other than an interruption counts
+/// in `errors_in_a_row`.
+fn fill_buf<'a, R: Read>(inner: &'a mut BufReader<R>, errors_in_a_row: &mut u32) -> io::Result<&'a [u8]> {
+    loop {
+        match inner.fill_buf() {
+            Ok(_) => break,
+            Err(e) if e.kind() == io::ErrorKind::Interrupted => {}
+            Err(e) => {
+                *errors_in_a_row += 1;
+                return Err(e);
+            }
+        }
+    }
+    inner.fill_buf()
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -142,5 +177,31 @@ mod tests {
         assert_eq!((block.bytes.len(), block.read, block.error.is_none()), (0, 5, true));
         assert_eq!(s.line().unwrap(), None);
         assert_eq!(s.offset, 14);
+    }
+
+    /// Hands over its bytes a few at a time, as gzip members of one byte each do.
+    struct Trickle<'a>(&'a [u8], usize);
+
+    impl Read for Trickle<'_> {
+        fn read(&mut self, buf: &mut [u8]) -> io::Result<usize> {
+            let n = self.0.len().min(self.1).min(buf.len());
+            buf[..n].copy_from_slice(&self.0[..n]);
+            self.0 = &self.0[n..];
+            Ok(n)
+        }
+    }
+
+    #[test]
+    fn a_prefix_is_seen_across_reads_of_one_byte() {
+        let mut s = Stream::new(Trickle(b"WARC/1.0\r\nrest\n", 1));
+        assert!(!s.starts_with(b"filedesc://").unwrap());
+        assert!(s.starts_with(b"WARC/").unwrap());
+        assert_eq!(s.line().unwrap().as_deref(), Some(&b"WARC/1.0"[..]));
+        assert_eq!(s.line().unwrap().as_deref(), Some(&b"rest"[..]));
+        assert_eq!((s.line().unwrap(), s.offset), (None, 15));
+        let mut short = Stream::new(Trickle(b"WA", 1));
+        assert!(!short.starts_with(b"WARC/").unwrap());
+        let block = short.block(10, true);
+        assert_eq!((block.bytes.as_slice(), block.read), (&b"WA"[..], 2));
     }
 }

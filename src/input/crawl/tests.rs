@@ -75,6 +75,20 @@ fn multi_member_gzip_warc_is_read_whole() {
 }
 
 #[test]
+fn a_file_gzipped_in_members_of_one_byte_reads_as_gzipped_whole() {
+    let dir = tempfile::tempdir().unwrap();
+    let mut plain = record("https://a.example/1", "HTTP/1.1 200 OK\r\n\r\n<p>one");
+    plain.extend(record("https://a.example/2", "HTTP/1.1 404 Not Found\r\n\r\nx"));
+    let whole = dir.path().join("whole.warc.gz");
+    std::fs::write(&whole, gzip_member(&plain)).unwrap();
+    let bytewise = dir.path().join("bytewise.warc.gz");
+    std::fs::write(&bytewise, plain.iter().flat_map(|b| gzip_member(&[*b])).collect::<Vec<u8>>()).unwrap();
+    let expected = reasons(&events(&whole));
+    assert_eq!(expected, ["page https://a.example/1", "http-status"]);
+    assert_eq!(reasons(&events(&bytewise)), expected);
+}
+
+#[test]
 fn a_damaged_member_costs_its_record_only() {
     let dir = tempfile::tempdir().unwrap();
     let path = dir.path().join("t.warc.gz");
