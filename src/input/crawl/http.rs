@@ -109,8 +109,12 @@ fn decode_content(body: Vec<u8>, encoding: &str, max_body: u64) -> Result<Vec<u8
         // Brotli streams have no magic bytes: a body that is not text is taken for one.
         "br" if !looks_like_text(&body) => inflate(brotli_decompressor::Decompressor::new(&body[..], 4096), max_body),
         "zstd" if body.starts_with(&ZSTD_MAGIC) => {
-            let decoder = zstd::stream::read::Decoder::with_buffer(&body[..])
-                .map_err(|e| format!("corrupt compressed body: {e}"))?;
+            let corrupt = |e| format!("corrupt compressed body: {e}");
+            let mut decoder = zstd::stream::read::Decoder::with_buffer(&body[..]).map_err(corrupt)?;
+            // HTTP's zstd coding limits a frame's window to 8 MiB (RFC 9659, §3), which browsers
+            // enforce; a frame asking for more (the decoder's own bound is 128 MiB, allocated
+            // per body) is refused as they refuse it.
+            decoder.window_log_max(ZSTD_HTTP_WINDOW_LOG).map_err(corrupt)?;
             inflate(decoder, max_body)
         }
         "zstd" | "compress" if !looks_like_text(&body) => {
@@ -122,6 +126,9 @@ fn decode_content(body: Vec<u8>, encoding: &str, max_body: u64) -> Result<Vec<u8
 
 /// The first bytes of a Zstandard frame (RFC 8878, §3.1.1).
 const ZSTD_MAGIC: [u8; 4] = [0x28, 0xb5, 0x2f, 0xfd];
+
+/// The base-2 logarithm of the largest window of a zstd body in HTTP, 8 MiB (RFC 9659, §3).
+const ZSTD_HTTP_WINDOW_LOG: u32 = 23;
 
 /// A zlib stream: CMF says deflate with a window up to 32 KiB and the header checksum holds.
 fn looks_like_zlib(body: &[u8]) -> bool {
@@ -270,6 +277,17 @@ mod tests {
             raw.truncate(raw.len() - compressed.len() / 3);
             let clipped = parse_response(&raw, 1 << 20).unwrap().body;
             assert!(page.as_bytes().starts_with(&clipped) && clipped.len() > 10_000, "{encoding}: {}", clipped.len());
+        }
+        // A frame whose window is above HTTP's 8 MiB (here 16 MiB: Window_Descriptor exponent
+        // 14, no content size) is refused, one at the limit decoded: a raw last block "<p>ok".
+        for (exponent, decoded) in [(14u8, false), (13, true)] {
+            let mut raw = b"HTTP/1.1 200 OK\r\nContent-Encoding: zstd\r\n\r\n".to_vec();
+            raw.extend_from_slice(&ZSTD_MAGIC);
+            raw.extend_from_slice(&[0x00, exponent << 3]);
+            raw.extend_from_slice(&(1u32 | 5 << 3).to_le_bytes()[..3]);
+            raw.extend_from_slice(b"<p>ok");
+            let result = parse_response(&raw, 100);
+            assert_eq!(result.as_ref().map(|r| r.body.as_slice()).ok(), decoded.then_some(&b"<p>ok"[..]), "{result:?}");
         }
         // A zstd body without the frame's magic is not taken for one.
         let r = parse_response(b"HTTP/1.1 200 OK\r\nContent-Encoding: zstd\r\n\r\n<p>plain", 100).unwrap();
