@@ -309,6 +309,10 @@ fn japanese_keywords_and_queries_keep_kanji_words_whole() {
         let first = stdout.lines().next().unwrap_or_default();
         assert!(first.contains("library.html"), "{index}: {stdout}");
     }
+    // A query of kanji alone holds no kana to show it is Japanese (jieba alone cuts it 図 書館,
+    // the page's text was indexed 図書館): it is analysed for the collection's Japanese too.
+    let stdout = search(out.path(), "図書館", "fulltext");
+    assert!(stdout.lines().next().unwrap_or_default().contains("library.html"), "{stdout}");
 }
 
 /// A German page is indexed with German stems and a query is analysed for the collection's

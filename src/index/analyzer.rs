@@ -23,7 +23,7 @@ use tantivy::tokenizer::{Language, StopWordFilter, TextAnalyzer, Token, TokenStr
 
 use super::stemmer::SnowballStemmer;
 
-use crate::text::{fold, for_each_token, generic_stop_words, is_folded};
+use crate::text::{Cut, fold, for_each_token, for_each_token_in, generic_stop_words, is_folded};
 
 /// The name the schemas in `index-schema/` give the tokenizer.
 pub const TOKENIZER_NAME: &str = "docview";
@@ -34,6 +34,8 @@ pub struct DocViewTokenizer {
     tokens: Vec<Token>,
     /// Lower-case `I` as `ı` (dotless), Turkish's rule: the text is Turkish.
     dotless_i: bool,
+    /// How Han runs without kana are cut.
+    cut: Cut,
 }
 
 impl DocViewTokenizer {
@@ -42,7 +44,14 @@ impl DocViewTokenizer {
     /// Unicode's default gives `işik`, a word Turkish does not write and its Snowball stemmer
     /// does not know. (`İ` → `i` holds in every language: [`crate::text::fold`].)
     pub fn turkish() -> DocViewTokenizer {
-        DocViewTokenizer { tokens: Vec::new(), dotless_i: true }
+        DocViewTokenizer { dotless_i: true, ..DocViewTokenizer::default() }
+    }
+
+    /// The tokenizer of a query analysed for Japanese: a run of kanji alone is cut by
+    /// TinySegmenter as the Japanese text around it is ([`Cut::Japanese`]), so a query
+    /// `図書館` meets the term a Japanese page's `図書館で` was indexed under.
+    pub fn japanese() -> DocViewTokenizer {
+        DocViewTokenizer { cut: Cut::Japanese, ..DocViewTokenizer::default() }
     }
 }
 
@@ -58,13 +67,13 @@ impl Tokenizer for DocViewTokenizer {
 
     fn token_stream<'a>(&'a mut self, text: &'a str) -> DocViewTokenStream<'a> {
         self.tokens.clear();
-        let dotless_i = self.dotless_i;
+        let (dotless_i, cut) = (self.dotless_i, self.cut);
         let tokens = &mut self.tokens;
         let mut push = |text: String, offset_from: usize, offset_to: usize| {
             let position = tokens.len();
             tokens.push(Token { offset_from, offset_to, position, text, position_length: 1 });
         };
-        for_each_token(text, |t| {
+        for_each_token_in(text, cut, |t| {
             // The word as written, not its lower case: lower-casing can change a letter's
             // length in bytes (İ, the Kelvin sign), and the offsets are the text's.
             let word = &text[t.start..t.end];
@@ -158,7 +167,12 @@ impl TokenStream for DocViewTokenStream<'_> {
 
 /// The analyzer of the `docview` tokenizer name.
 pub fn docview_analyzer() -> TextAnalyzer {
-    TextAnalyzer::builder(DocViewTokenizer::default())
+    registered_analysis(DocViewTokenizer::default())
+}
+
+/// The registered analysis's filters after `tokenizer`: the generic stop words, English's stemmer.
+fn registered_analysis(tokenizer: DocViewTokenizer) -> TextAnalyzer {
+    TextAnalyzer::builder(tokenizer)
         .filter(StopWordFilter::remove(generic_stop_words().iter().map(|w| w.to_string())))
         .filter(SnowballStemmer(Algorithm::English))
         .build()
@@ -238,6 +252,21 @@ fn snowball_stop_list(algorithm: Algorithm) -> Option<Language> {
 /// has one) and its Snowball stemmer.
 pub fn analyzer_for(lang: Option<&str>) -> TextAnalyzer {
     let Some(algorithm) = snowball_language(lang) else { return docview_analyzer() };
+    analyzer_of(algorithm)
+}
+
+/// The analyzer a query is analysed with for `lang`, beside the registered one: the
+/// language's own ([`analyzer_for`]), or for Japanese, whose pages the registered analyzer
+/// indexes, the registered analysis with Japanese's cut of kanji runs (a query of kanji alone
+/// holds no kana to show it is Japanese); `None` for a language with neither.
+pub fn query_analyzer_for(lang: &str) -> Option<TextAnalyzer> {
+    if lang == "ja" {
+        return Some(registered_analysis(DocViewTokenizer::japanese()));
+    }
+    snowball_language(Some(lang)).map(analyzer_of)
+}
+
+fn analyzer_of(algorithm: Algorithm) -> TextAnalyzer {
     let generic = StopWordFilter::remove(generic_stop_words().iter().map(|w| w.to_string()));
     let tokenizer =
         if algorithm == Algorithm::Turkish { DocViewTokenizer::turkish() } else { DocViewTokenizer::default() };

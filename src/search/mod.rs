@@ -38,7 +38,8 @@ use tantivy::{Directory, DocAddress, Index, IndexReader, ReloadPolicy, Searcher,
 
 use crate::index::{
     FieldSource, IndexError, IndexKind, IndexSchema, TERM_ANALYSIS, analyze_tokens, analyzer_for, current_build,
-    describe_term_analysis, read_term_analysis, read_token_totals, register_tokenizers, snowball_language,
+    describe_term_analysis, query_analyzer_for, read_term_analysis, read_token_totals, register_tokenizers,
+    snowball_language,
 };
 use crate::text::{script_of_text, scripts_of, split_sentences};
 
@@ -190,7 +191,7 @@ impl LanguageCounts {
             let mut terms = inverted.terms().stream().map_err(tantivy::TantivyError::from)?;
             while terms.advance() {
                 if let Ok(lang) = std::str::from_utf8(terms.key())
-                    && snowball_language(Some(lang)).is_some()
+                    && query_analyzer_for(lang).is_some()
                 {
                     *counts.pages.entry(lang.to_string()).or_default() += u64::from(terms.value().doc_freq);
                 }
@@ -223,9 +224,11 @@ impl LanguageCounts {
             .map(|(lang, _)| lang.as_str())
             .collect();
         let Some(script) = script_of_text(text) else { return main };
-        // The pages of the registered analysis (English, and the languages without their own)
-        // count as a main language written in Latin script.
-        let registered = self.total.saturating_sub(self.pages.values().sum::<u64>());
+        // The pages of the registered analysis (English, and the languages without their own
+        // index analysis: Japanese too) count as a main language written in Latin script.
+        let own_index_analysis =
+            self.pages.iter().filter(|(lang, _)| snowball_language(Some(lang)).is_some()).map(|(_, &pages)| pages);
+        let registered = self.total.saturating_sub(own_index_analysis.sum::<u64>());
         let registered_is_main = registered as f64 >= QUERY_LANGUAGE_SHARE * self.total as f64;
         if (registered_is_main && script == whatlang::Script::Latin)
             || main.iter().any(|lang| scripts_of(lang).contains(&script))
@@ -244,7 +247,8 @@ impl LanguageCounts {
         let mut out: Vec<String> = analyze_tokens(&mut analyzer_for(None), text).into_iter().map(|t| t.text).collect();
         let mut seen: HashSet<String> = out.iter().cloned().collect();
         for lang in self.query_languages(text) {
-            for token in analyze_tokens(&mut analyzer_for(Some(lang)), text) {
+            let Some(mut analyzer) = query_analyzer_for(lang) else { continue };
+            for token in analyze_tokens(&mut analyzer, text) {
                 if seen.insert(token.text.clone()) {
                     out.push(token.text);
                 }
@@ -1048,6 +1052,21 @@ mod tests {
         assert!(scattered.analyze("bibliotekerne").contains(&"bibliotek".to_string()));
         // A main language keeps its place whatever the query's script.
         assert!(counts(&[("ru", 60)], 100).analyze("library").contains(&"library".to_string()));
+    }
+
+    #[test]
+    fn a_query_of_kanji_alone_is_cut_as_japanese_too_where_the_collection_has_japanese_pages() {
+        let shared: Vec<String> =
+            analyze_tokens(&mut analyzer_for(None), "図書館").into_iter().map(|t| t.text).collect();
+        assert!(!shared.contains(&"図書館".to_string()), "{shared:?}");
+        // A few Japanese pages in an English crawl, and a Japanese collection.
+        for crawl in [counts(&[("ja", 2)], 100), counts(&[("ja", 100)], 100)] {
+            let terms = crawl.analyze("図書館");
+            assert!(terms.contains(&"図書館".to_string()) && terms.starts_with(&shared), "{terms:?}");
+        }
+        // Without Japanese pages, and for Latin queries, nothing is added.
+        assert_eq!(counts(&[("ru", 2)], 100).analyze("図書館"), shared);
+        assert_eq!(counts(&[("ja", 100)], 100).analyze("library"), ["librari"]);
     }
 
     #[test]

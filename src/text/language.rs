@@ -114,10 +114,14 @@ fn code_of_english_name(name: &str) -> Option<&'static str> {
 
 /// The writing systems whatlang knows a language by (a BCP 47 primary subtag, as
 /// [`bcp47_of`] writes it): Greek for `el`, Cyrillic for `ru` and `uk`, Latin and Cyrillic for
-/// `sr`; empty for a language whatlang does not know.
+/// `sr`; empty for a language whatlang does not know. Japanese writes kanji too, the Han
+/// script whatlang names Mandarin and gives to Mandarin alone (it tells Japanese by its kana).
 pub fn scripts_of(lang: &str) -> Vec<whatlang::Script> {
     let known: Vec<Lang> = Lang::all().iter().copied().filter(|&l| bcp47_of(l) == lang).collect();
-    whatlang::Script::all().iter().copied().filter(|script| script.langs().iter().any(|l| known.contains(l))).collect()
+    let writes = |script: &whatlang::Script| {
+        script.langs().iter().any(|l| known.contains(l)) || (*script == whatlang::Script::Mandarin && lang == "ja")
+    };
+    whatlang::Script::all().iter().copied().filter(writes).collect()
 }
 
 /// The writing system most of `text`'s letters are in (whatlang's), `None` without letters.

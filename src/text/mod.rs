@@ -16,4 +16,6 @@ mod tokenizer;
 pub use language::{Identified, bcp47_of, identify, normalize_declared, page_language, script_of_text, scripts_of};
 pub use sentences::split_sentences;
 pub use stop_words::{StopWords, generic_stop_words, korean_stem, language_stop_words};
-pub use tokenizer::{Token, fold, for_each_token, for_each_word, is_cjk, is_folded, load_dictionary, terms};
+pub use tokenizer::{
+    Cut, Token, fold, for_each_token, for_each_token_in, for_each_word, is_cjk, is_folded, load_dictionary, terms,
+};

@@ -135,22 +135,45 @@ pub fn fold(word: &str, latin: bool) -> Cow<'_, str> {
 
 /// Calls `sink` with every term of `text`, in order: the [`fold`] of each word, with the byte
 /// span of the word as written.
-pub fn for_each_token<'a>(text: &'a str, mut sink: impl FnMut(Token<'a>)) {
-    for_each_word(text, |word, start, latin| sink(Token { text: fold(word, latin), start, end: start + word.len() }));
+pub fn for_each_token<'a>(text: &'a str, sink: impl FnMut(Token<'a>)) {
+    for_each_token_in(text, Cut::Shared, sink);
+}
+
+/// How Han runs without kana are cut: a run holding kana is Japanese whatever the cut.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
+pub enum Cut {
+    /// As every page and query is cut: jieba's (a run of Han alone may be Chinese).
+    #[default]
+    Shared,
+    /// Text known to be Japanese: TinySegmenter's too, which keeps whole the kanji words
+    /// jieba's Chinese dictionary splits (a query 図書館 alone, as a Japanese page's text
+    /// with kana indexes it).
+    Japanese,
+}
+
+/// [`for_each_token`] with the cut of Han runs without kana chosen.
+pub fn for_each_token_in<'a>(text: &'a str, cut: Cut, mut sink: impl FnMut(Token<'a>)) {
+    for_each_word_in(text, cut, |word, start, latin| {
+        sink(Token { text: fold(word, latin), start, end: start + word.len() })
+    });
 }
 
 /// What [`for_each_token`] gives, the words as written: `sink` gets each word, its byte
 /// offset in `text`, and whether it is a Latin word (the term is its lower case; CJK words are
 /// their own terms). For callers that lower-case into a buffer of their own, without an
 /// allocation per capitalized word ([`Terms::push_word`](crate::tagtree::Terms::push_word)).
-pub fn for_each_word<'a>(text: &'a str, mut sink: impl FnMut(&'a str, usize, bool)) {
+pub fn for_each_word<'a>(text: &'a str, sink: impl FnMut(&'a str, usize, bool)) {
+    for_each_word_in(text, Cut::Shared, sink);
+}
+
+fn for_each_word_in<'a>(text: &'a str, cut: Cut, mut sink: impl FnMut(&'a str, usize, bool)) {
     let mut run_start = 0;
     let mut current = None;
     for (i, c) in text.char_indices() {
         let run = run_of(c);
         match current {
             Some(previous) if previous != run => {
-                emit_run(text, run_start, i, previous, &mut sink);
+                emit_run(text, run_start, i, previous, cut, &mut sink);
                 run_start = i;
                 current = Some(run);
             }
@@ -159,7 +182,7 @@ pub fn for_each_word<'a>(text: &'a str, mut sink: impl FnMut(&'a str, usize, boo
         }
     }
     if let Some(run) = current {
-        emit_run(text, run_start, text.len(), run, &mut sink);
+        emit_run(text, run_start, text.len(), run, cut, &mut sink);
     }
 }
 
@@ -176,11 +199,18 @@ fn is_kana(c: char) -> bool {
     matches!(c as u32, 0x3040..=0x30FF) && !is_word_separator(c)
 }
 
-fn emit_run<'a>(text: &'a str, start: usize, end: usize, kind: Run, sink: &mut impl FnMut(&'a str, usize, bool)) {
+fn emit_run<'a>(
+    text: &'a str,
+    start: usize,
+    end: usize,
+    kind: Run,
+    cut: Cut,
+    sink: &mut impl FnMut(&'a str, usize, bool),
+) {
     let run = &text[start..end];
     if kind == Run::SouthEastAsian {
         emit_dictionary_words(run, start, sink);
-    } else if kind == Run::Cjk && run.chars().any(is_kana) {
+    } else if kind == Run::Cjk && (cut == Cut::Japanese || run.chars().any(is_kana)) {
         emit_japanese(run, start, sink);
     } else if kind == Run::Cjk {
         emit_han(run, start, sink);
