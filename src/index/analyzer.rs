@@ -266,6 +266,11 @@ pub fn query_analyzer_for(lang: &str) -> Option<TextAnalyzer> {
     snowball_language(Some(lang)).map(analyzer_of)
 }
 
+/// Whether [`query_analyzer_for`] has an analyzer for `lang`, without building it.
+pub fn has_query_analysis(lang: &str) -> bool {
+    lang == "ja" || snowball_language(Some(lang)).is_some()
+}
+
 fn analyzer_of(algorithm: Algorithm) -> TextAnalyzer {
     let generic = StopWordFilter::remove(generic_stop_words().iter().map(|w| w.to_string()));
     let tokenizer =

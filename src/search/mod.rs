@@ -38,8 +38,8 @@ use tantivy::{Directory, DocAddress, Index, IndexReader, ReloadPolicy, Searcher,
 
 use crate::index::{
     FieldSource, IndexError, IndexKind, IndexSchema, TERM_ANALYSIS, analyze_tokens, analyzer_for, current_build,
-    describe_term_analysis, query_analyzer_for, read_term_analysis, read_token_totals, register_tokenizers,
-    snowball_language,
+    describe_term_analysis, has_query_analysis, query_analyzer_for, read_term_analysis, read_token_totals,
+    register_tokenizers, snowball_language,
 };
 use crate::text::{script_of_text, scripts_of, split_sentences};
 
@@ -191,7 +191,7 @@ impl LanguageCounts {
             let mut terms = inverted.terms().stream().map_err(tantivy::TantivyError::from)?;
             while terms.advance() {
                 if let Ok(lang) = std::str::from_utf8(terms.key())
-                    && query_analyzer_for(lang).is_some()
+                    && has_query_analysis(lang)
                 {
                     *counts.pages.entry(lang.to_string()).or_default() += u64::from(terms.value().doc_freq);
                 }
