@@ -13,9 +13,11 @@
 //! [`snowball_language`]) is analysed by [`analyzer_for`] that language instead: its Snowball
 //! stop list and stemmer after the generic stop words. The writer hands such a page's tokens to
 //! Tantivy already analysed; a query is analysed for every language of the collection
-//! (`search`). Pages of other languages (Chinese, Japanese, Vietnamese …) keep the registered
-//! analyzer: the English stemmer leaves CJK terms as they are and stems the English words
-//! such pages quote.
+//! (`search`). A Japanese page is analysed with Japanese's cut of kanji runs (TinySegmenter
+//! where jieba would cut a run without kana, [`Cut::Japanese`]), so that its keywords field,
+//! its headings of kanji alone and a query in Japanese meet the same terms. Pages of other
+//! languages (Chinese, Vietnamese …) keep the registered analyzer: the English stemmer leaves
+//! CJK terms as they are and stems the English words such pages quote.
 
 use frostem::Algorithm;
 use tantivy::Index;
@@ -247,28 +249,50 @@ fn snowball_stop_list(algorithm: Algorithm) -> Option<Language> {
     })
 }
 
-/// The analyzer of a page or query in `lang`: the registered one, or for a language with a
-/// stemmer of its own, the generic stop words, the language's Snowball stop list (when Tantivy
-/// has one) and its Snowball stemmer.
-pub fn analyzer_for(lang: Option<&str>) -> TextAnalyzer {
-    let Some(algorithm) = snowball_language(lang) else { return docview_analyzer() };
-    analyzer_of(algorithm)
+/// How a page or a query in a language is analysed when not by the registered analyzer alone.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
+pub enum OwnAnalysis {
+    /// The language's Snowball stop list and stemmer after the generic stop words.
+    Snowball(Algorithm),
+    /// The registered analysis with Japanese's cut of kanji runs: a run of kanji alone in
+    /// Japanese text (a heading, a keyword, a query) holds no kana to show it is Japanese.
+    Japanese,
 }
 
-/// The analyzer a query is analysed with for `lang`, beside the registered one: the
-/// language's own ([`analyzer_for`]), or for Japanese, whose pages the registered analyzer
-/// indexes, the registered analysis with Japanese's cut of kanji runs (a query of kanji alone
-/// holds no kana to show it is Japanese); `None` for a language with neither.
-pub fn query_analyzer_for(lang: &str) -> Option<TextAnalyzer> {
-    if lang == "ja" {
-        return Some(registered_analysis(DocViewTokenizer::japanese()));
+impl OwnAnalysis {
+    /// The analysis of `lang`, `None` for a language the registered analyzer suits.
+    pub fn of(lang: Option<&str>) -> Option<OwnAnalysis> {
+        match lang? {
+            "ja" => Some(OwnAnalysis::Japanese),
+            lang => snowball_language(Some(lang)).map(OwnAnalysis::Snowball),
+        }
     }
-    snowball_language(Some(lang)).map(analyzer_of)
+
+    pub fn analyzer(self) -> TextAnalyzer {
+        match self {
+            OwnAnalysis::Snowball(algorithm) => analyzer_of(algorithm),
+            OwnAnalysis::Japanese => registered_analysis(DocViewTokenizer::japanese()),
+        }
+    }
 }
 
-/// Whether [`query_analyzer_for`] has an analyzer for `lang`, without building it.
+/// The analyzer of a page or query in `lang`: the registered one, or the language's own
+/// ([`OwnAnalysis`]).
+pub fn analyzer_for(lang: Option<&str>) -> TextAnalyzer {
+    OwnAnalysis::of(lang).map_or_else(docview_analyzer, OwnAnalysis::analyzer)
+}
+
+/// The analyzer a query is analysed with for `lang`, beside the registered one: the analysis
+/// of the collection's pages in `lang` ([`OwnAnalysis`]); `None` when those pages are
+/// analysed by the registered analyzer.
+pub fn query_analyzer_for(lang: &str) -> Option<TextAnalyzer> {
+    OwnAnalysis::of(Some(lang)).map(OwnAnalysis::analyzer)
+}
+
+/// Whether pages in `lang` have an analysis of their own ([`query_analyzer_for`]), without
+/// building it.
 pub fn has_query_analysis(lang: &str) -> bool {
-    lang == "ja" || snowball_language(Some(lang)).is_some()
+    OwnAnalysis::of(Some(lang)).is_some()
 }
 
 fn analyzer_of(algorithm: Algorithm) -> TextAnalyzer {
@@ -319,6 +343,22 @@ mod tests {
         for lang in [Some("en"), Some("vi"), Some("zh"), None] {
             assert_eq!(analyze_as(lang, "The Running of the Computers"), ["run", "comput"], "{lang:?}");
         }
+    }
+
+    #[test]
+    fn a_japanese_page_is_cut_as_its_queries_are() {
+        // Written for this test: the keyword "library" alone, and a heading "city library
+        // opening" of kanji alone. jieba cuts 図書館 into 図 書館; a Japanese page's fields
+        // (its keywords field holds each keyword alone, without kana) and a query analysed
+        // for Japanese both keep it whole.
+        assert_eq!(analyze("図書館"), ["図", "書館"]);
+        assert_eq!(analyze_as(Some("ja"), "図書館"), ["図書館"]);
+        let query: Vec<String> =
+            analyze_tokens(&mut query_analyzer_for("ja").unwrap(), "図書館").into_iter().map(|t| t.text).collect();
+        assert_eq!(query, analyze_as(Some("ja"), "図書館"));
+        assert!(has_query_analysis("ja") && has_query_analysis("de") && !has_query_analysis("zh"));
+        // Chinese pages keep jieba's cut.
+        assert_eq!(analyze_as(Some("zh"), "图书馆"), analyze("图书馆"));
     }
 
     #[test]

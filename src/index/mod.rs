@@ -11,8 +11,8 @@ mod token_totals;
 mod writer;
 
 pub use analyzer::{
-    DocViewTokenizer, TOKENIZER_NAME, analyze_tokens, analyzer_for, has_query_analysis, query_analyzer_for,
-    register_tokenizers, snowball_language,
+    DocViewTokenizer, OwnAnalysis, TOKENIZER_NAME, analyze_tokens, analyzer_for, has_query_analysis,
+    query_analyzer_for, register_tokenizers, snowball_language,
 };
 pub use publish::{BuildOutput, CURRENT_LINK, abandon_build, current_build, publish_build, start_append, start_build};
 pub use schema::{FieldSource, IndexKind, IndexSchema, SchemaError};

@@ -9,7 +9,7 @@ use tantivy::{Index, IndexWriter, TantivyDocument};
 
 use crate::docview::DocView;
 
-use super::analyzer::{analyze_tokens, analyzer_for, snowball_language};
+use super::analyzer::{OwnAnalysis, analyze_tokens};
 use super::{FieldSource, IndexError, IndexKind, IndexSchema, TOKENIZER_NAME, register_tokenizers};
 
 /// What the indexes hold of one page.
@@ -65,8 +65,8 @@ impl PageDocument {
 struct OneIndex {
     schema: IndexSchema,
     writer: IndexWriter,
-    /// The fields the `docview` tokenizer analyses: a page in a language with its own stemmer
-    /// gives them tokens analysed for that language instead (see `index::analyzer`).
+    /// The fields the `docview` tokenizer analyses: a page in a language with an analysis of
+    /// its own gives them tokens analysed for that language instead (see `index::analyzer`).
     analysed: Vec<Field>,
 }
 
@@ -90,8 +90,8 @@ impl OneIndex {
 /// The abstract and the full-text index of one build, being written.
 pub struct IndexSet {
     indexes: Vec<OneIndex>,
-    /// The analyzer of each language with a stemmer of its own met so far.
-    analyzers: HashMap<frostem::Algorithm, TextAnalyzer>,
+    /// The analyzer of each language with an analysis of its own met so far.
+    analyzers: HashMap<OwnAnalysis, TextAnalyzer>,
 }
 
 impl IndexSet {
@@ -135,9 +135,8 @@ impl IndexSet {
 
     /// Queues a page for both indexes.
     pub fn add(&mut self, page: &PageDocument) -> Result<(), IndexError> {
-        let language = snowball_language(Some(page.lang.as_str()).filter(|l| !l.is_empty()));
-        let mut analyzer =
-            language.map(|language| self.analyzers.entry(language).or_insert_with(|| analyzer_for(Some(&page.lang))));
+        let own = OwnAnalysis::of(Some(page.lang.as_str()).filter(|l| !l.is_empty()));
+        let mut analyzer = own.map(|own| self.analyzers.entry(own).or_insert_with(|| own.analyzer()));
         for one in &mut self.indexes {
             let mut doc = TantivyDocument::default();
             for &(field, source) in &one.schema.fields {

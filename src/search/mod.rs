@@ -39,7 +39,7 @@ use tantivy::{Directory, DocAddress, Index, IndexReader, ReloadPolicy, Searcher,
 use crate::index::{
     FieldSource, IndexError, IndexKind, IndexSchema, TERM_ANALYSIS, analyze_tokens, analyzer_for, current_build,
     describe_term_analysis, has_query_analysis, query_analyzer_for, read_term_analysis, read_token_totals,
-    register_tokenizers, snowball_language,
+    register_tokenizers,
 };
 use crate::text::{script_of_text, scripts_of, split_sentences};
 
@@ -225,9 +225,9 @@ impl LanguageCounts {
             .collect();
         let Some(script) = script_of_text(text) else { return main };
         // The pages of the registered analysis (English, and the languages without their own
-        // index analysis: Japanese too) count as a main language written in Latin script.
+        // index analysis) count as a main language written in Latin script.
         let own_index_analysis =
-            self.pages.iter().filter(|(lang, _)| snowball_language(Some(lang)).is_some()).map(|(_, &pages)| pages);
+            self.pages.iter().filter(|(lang, _)| has_query_analysis(lang)).map(|(_, &pages)| pages);
         let registered = self.total.saturating_sub(own_index_analysis.sum::<u64>());
         let registered_is_main = registered as f64 >= QUERY_LANGUAGE_SHARE * self.total as f64;
         if (registered_is_main && script == whatlang::Script::Latin)
