@@ -7,11 +7,29 @@ in members of a fixed size (the next byte), 3 one member per record with one dam
 accepts plain text. Deterministic: rerunning writes the same bytes. (The seven seeds of warc_reader named
 `seed-*.warc*` were written by hand for issue #5; they got the leading 0 byte when the targets took it.)
 
+Also the seeds of the `http_body` target, fuzz/corpus/http_body/seed-*: two bytes that say how the response is made
+(fuzz_targets/http_body.rs: the Content-Encoding, chunked, the cap on the decoded body; where the body is clipped),
+then the body: real Brotli, zstd, gzip and deflate bodies, whole, clipped and corrupt.
+
+Brotli and zstd bodies need the Python packages `brotli` and `zstandard` (used only here; the seeds committed were
+written with brotli 1.2.1 and zstandard 0.25.0, whose output may differ in other versions), e.g. in a venv:
+    python3 -m venv /tmp/seeds-venv && /tmp/seeds-venv/bin/pip install brotli zstandard
+    /tmp/seeds-venv/bin/python fuzz/write_seeds.py
+
 Usage: python3 fuzz/write_seeds.py"""
 import glob
 import gzip
 import os
+import sys
 import zlib
+
+try:
+    import brotli
+    import zstandard
+except ImportError as missing:
+    sys.exit(f"write_seeds.py needs the Python packages brotli and zstandard ({missing}): "
+             "python3 -m venv /tmp/seeds-venv && /tmp/seeds-venv/bin/pip install brotli zstandard, "
+             "then run it with /tmp/seeds-venv/bin/python")
 
 FUZZ = os.path.dirname(os.path.abspath(__file__))
 FIXTURES = os.path.join(FUZZ, "..", "tests", "fixtures", "input")
@@ -52,7 +70,7 @@ def chunked(body, sizes, ext=b""):
     return out + b"0\r\nX-Trailer: yes\r\n\r\n"
 
 
-SEEDS = {"warc_reader": {}, "arc_reader": {}}
+SEEDS = {"warc_reader": {}, "arc_reader": {}, "http_body": {}}
 
 
 def seed(target, name, how, data, extra=b""):
@@ -159,6 +177,123 @@ seed("arc_reader", "arc-non-http", AS_IS | TEXT, filedesc() +
      arc(b"http://a4.example/robots.txt", b"text/plain", http(b"User-agent: *\n", headers=b"Content-Type: text/plain\r\n")) +
      arc(b"filedesc://second.arc", b"text/plain", b"1 0 again\n"))
 seed("arc_reader", "arc-header-only", AS_IS, filedesc())
+
+# Brotli and zstd bodies (Content-Encoding br and zstd, decoded since 5e88834; the zstd window capped since a8ae86a).
+def varied_text(words):
+    """Words of little redundancy, so compressed bodies are longer than a few blocks' headers."""
+    state, out = 1, []
+    for _ in range(words):
+        state = (state * 6364136223846793005 + 1442695040888963407) % 2 ** 64
+        out.append("w%x" % (state >> 44))
+    return " ".join(out).encode()
+
+
+LONG_PAGE = b"<html><body><h1>Harbour log</h1><p>" + varied_text(1500) + b"</p></body></html>"
+
+
+def br(data, quality=5):
+    return brotli.compress(data, quality=quality)
+
+
+def zst(data, level=3):
+    return zstandard.ZstdCompressor(level=level).compress(data)
+
+
+def zst_stream(data, window_log):
+    """A zstd frame without a content size, so its header holds a Window_Descriptor (RFC 8878, 3.1.1.1.2)."""
+    params = zstandard.ZstdCompressionParameters.from_level(3, window_log=window_log, write_content_size=False)
+    writer = zstandard.ZstdCompressor(compression_params=params).compressobj()
+    return writer.compress(data) + writer.flush()
+
+
+def flip(data, at):
+    return data[:at] + bytes([data[at] ^ 0x55]) + data[at + 1:]
+
+
+ZSTD_MAGIC = b"\x28\xb5\x2f\xfd"
+# A frame asking for a dictionary (Dictionary_ID_Flag 1, id 7) that no decoder here has, around a raw block.
+ZSTD_WITH_DICT = ZSTD_MAGIC + b"\x01\x00\x07" + (1 | 5 << 3).to_bytes(3, "little") + b"<p>ok"
+# A skippable frame (RFC 8878, 3.1.2) after a real one.
+ZSTD_SKIPPABLE = b"\x50\x2a\x4d\x18" + (4).to_bytes(4, "little") + b"skip"
+
+COMPRESSED_BODIES = [
+    (b"br", b"whole", br(PAGE)),
+    (b"br", b"long", br(LONG_PAGE)),
+    (b"br", b"clipped", br(LONG_PAGE)[:len(br(LONG_PAGE)) * 2 // 3]),
+    (b"br", b"corrupt", flip(br(LONG_PAGE), len(br(LONG_PAGE)) // 2)),
+    (b"br", b"plain-text", PAGE),
+    (b"br", b"quality-11", br(PAGE, quality=11)),
+    (b"zstd", b"whole", zst(PAGE)),
+    (b"zstd", b"long", zst(LONG_PAGE, level=19)),
+    (b"zstd", b"clipped", zst(LONG_PAGE)[:len(zst(LONG_PAGE)) * 2 // 3]),
+    (b"zstd", b"corrupt", flip(zst(LONG_PAGE), len(zst(LONG_PAGE)) // 2)),
+    (b"zstd", b"window-16mib", zst_stream(PAGE, 24)),
+    (b"zstd", b"window-8mib", zst_stream(PAGE, 23)),
+    (b"zstd", b"two-frames-and-skippable", zst(PAGE) + ZSTD_SKIPPABLE + zst(b"<p>second frame</p>")),
+    (b"zstd", b"dictionary", ZSTD_WITH_DICT),
+    (b"zstd", b"plain-text", PAGE),
+    (b"ZSTD", b"upper-case", zst(PAGE)),
+]
+
+
+def compressed_records(make):
+    return b"".join(make(encoding, name, http(body, headers=b"Content-Type: text/html\\r\\nContent-Encoding: " +
+                                                   encoding + b"\\r\\n"))
+                    for encoding, name, body in COMPRESSED_BODIES)
+
+
+br_zstd_warc = compressed_records(
+    lambda encoding, name, block: warc(b"response", b"http://w9.example/" + encoding + b"/" + name, block)) + warc(
+    b"response", b"http://w9.example/chunked-br",
+    http(chunked(br(LONG_PAGE), [100, 4000]),
+         headers=b"Content-Type: text/html\\r\\nTransfer-Encoding: chunked\\r\\nContent-Encoding: br\\r\\n"))
+seed("warc_reader", "br-zstd-bodies", AS_IS, br_zstd_warc)
+seed("warc_reader", "br-zstd-bodies-members", MEMBERS, br_zstd_warc)
+seed("warc_reader", "br-zstd-bodies-accept-text", AS_IS | TEXT, warc(
+    b"response", b"http://w9.example/text", http(br(b"Plain words, brotli-compressed.\\n"),
+                                                 headers=b"Content-Type: text/plain\\r\\nContent-Encoding: br\\r\\n")))
+br_zstd_arc = filedesc() + compressed_records(
+    lambda encoding, name, block: arc(b"http://a9.example/" + encoding + b"/" + name, b"text/html", block))
+seed("arc_reader", "br-zstd-bodies", AS_IS, br_zstd_arc)
+seed("arc_reader", "br-zstd-bodies-members", MEMBERS, br_zstd_arc)
+
+# Files gzipped in members shorter than the "WARC/" or "filedesc://" a file is sniffed by (6d2c03f): the target
+# cuts them in members of 1 and 3 bytes (SIZED, the next byte + 1); also written here with an empty first member.
+small_warc = (warc(b"response", b"http://w10.example/", http(PAGE)) +
+              warc(b"response", b"http://w10.example/zstd", http(zst(PAGE), headers=b"Content-Encoding: zstd\\r\\n")))
+small_arc = filedesc() + arc(b"http://a10.example/", b"text/html", http(PAGE))
+for target, small in (("warc_reader", small_warc), ("arc_reader", small_arc)):
+    seed(target, "sniff-members-of-1-byte", SIZED, small, bytes([0]))
+    seed(target, "sniff-members-of-3-bytes", SIZED, small, bytes([2]))
+    tiny = [b"", small[:1], small[1:3], small[3:4], small[4:]]
+    seed(target, "sniff-empty-and-tiny-members", AS_IS, b"".join(gzip.compress(m, mtime=0) for m in tiny))
+
+# http_body: the first byte is the encoding (ENCODINGS: 0 none, 1 gzip, 2 x-gzip, 3 deflate, 4 br, 5 zstd,
+# 6 compress, 7 identity) + 8 chunked + 16 * the cap (MAX_BODIES: 0 16, 1 256, 2 4096, 3 1 MiB); the second where
+# the body is clipped for the second parse (a share of 256).
+NO_ENCODING, GZIP, X_GZIP, DEFLATE, BR, ZSTD, COMPRESS, IDENTITY = range(8)
+CHUNKED, CAP_16, CAP_256, CAP_4096, CAP_1MIB = 8, 0, 16, 32, 48
+CLIP_TWO_THIRDS = 170
+http_bodies = [(BR if encoding.lower() == b"br" else ZSTD, name, body) for encoding, name, body in COMPRESSED_BODIES]
+http_bodies += [
+    (GZIP, b"whole", gzip.compress(LONG_PAGE, mtime=0)),
+    (X_GZIP, b"two-members", gzip.compress(PAGE, mtime=0) + gzip.compress(b"<p>more", mtime=0)),
+    (DEFLATE, b"zlib", zlib.compress(LONG_PAGE)),
+    (DEFLATE, b"raw", zlib.compress(LONG_PAGE)[2:-4]),
+    (COMPRESS, b"lzw", b"\\x1f\\x9d\\x90<p>"),
+    (IDENTITY, b"page", PAGE),
+    (NO_ENCODING, b"page", PAGE),
+]
+for encoding, name, body in http_bodies:
+    label = "%s-%s" % (["none", "gzip", "x-gzip", "deflate", "br", "zstd", "compress", "identity"][encoding],
+                       name.decode())
+    seed("http_body", label, encoding | CAP_1MIB, body, bytes([CLIP_TWO_THIRDS]))
+    if encoding in (BR, ZSTD) and name == b"long":
+        seed("http_body", label + "-cap-4096", encoding | CAP_4096, body, bytes([CLIP_TWO_THIRDS]))
+        seed("http_body", label + "-cap-256", encoding | CAP_256, body, bytes([CLIP_TWO_THIRDS]))
+        seed("http_body", label + "-chunked", encoding | CHUNKED | CAP_1MIB, chunked(body, [100, 200, 100000]),
+             bytes([CLIP_TWO_THIRDS]))
+        seed("http_body", label + "-clipped-early", encoding | CAP_1MIB, body, bytes([8]))
 
 for target, seeds in SEEDS.items():
     folder = os.path.join(FUZZ, "corpus", target)

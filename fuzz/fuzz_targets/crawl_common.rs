@@ -20,7 +20,10 @@
 //! - every record is accounted for: the events of a read (pages and skipped records) are as
 //!   many as the records the file holds that are captures, plus the stretches that are no
 //!   record, as `crawl::count_records` counts them;
-//! - the three reads give the same events (an inflated copy reads as the file).
+//! - the three reads give the same events (an inflated copy reads as the file);
+//! - a file gzipped in members of a fixed size (way 2) reads as the same bytes gzipped whole
+//!   (`whole_of_input`): how a valid gzip file is split into members changes nothing, even
+//!   members shorter than the `WARC/` or `filedesc://` a file is sniffed by.
 
 use std::io::Write;
 use std::path::{Path, PathBuf};
@@ -125,9 +128,17 @@ pub fn file_of_input(format: Format, data: &[u8]) -> Option<(Vec<u8>, ReadOption
     Some((file, options))
 }
 
+/// For an input whose file is gzipped in members of a fixed size, the same bytes gzipped
+/// whole, which must read alike.
+pub fn whole_of_input(data: &[u8]) -> Option<Vec<u8>> {
+    let (&how, rest) = data.split_first()?;
+    let (_, rest) = rest.split_first()?;
+    (how & 3 == 2 && !rest.is_empty()).then(|| gzip(rest))
+}
+
 /// An event, as compared between reads.
 #[derive(Debug, PartialEq, Eq)]
-enum Seen {
+pub enum Seen {
     Page { url: String, origin: String, bytes: Vec<u8>, charset: Option<String>, language: Option<String> },
     Skipped { origin: String, reason: String, detail: String },
 }
@@ -164,13 +175,14 @@ fn read(source: &Source, options: &ReadOptions, slot: Option<SlotUse<'_>>) -> Op
 }
 
 /// Writes `file` where `dir` holds it, named for `format`, and reads it the ways a build
-/// does, checking what a build promises.
-pub fn check(dir: &Path, format: Format, file: &[u8], options: &ReadOptions) {
+/// does, checking what a build promises; the events of the plain read, `None` when the file
+/// is not read as a crawl.
+pub fn check(dir: &Path, format: Format, file: &[u8], options: &ReadOptions) -> Option<Vec<Seen>> {
     let gzipped = file.starts_with(&[0x1f, 0x8b]);
     let name = format!("input.{}{}", format.extension(), if gzipped { ".gz" } else { "" });
     let path: PathBuf = dir.join(name);
     std::fs::write(&path, file).expect("writing the fuzz input");
-    let Ok(source) = Source::from_path(&path) else { return };
+    let Ok(source) = Source::from_path(&path) else { return None };
     let plain = read(&source, options, None);
     let counts = count_records(&path);
     let inflation = Inflation::new(1);
@@ -179,7 +191,7 @@ pub fn check(dir: &Path, format: Format, file: &[u8], options: &ReadOptions) {
     std::fs::remove_file(&path).expect("removing the fuzz input");
 
     assert_eq!(plain.is_some(), counts.is_ok(), "the read and the count disagree on whether the file is a crawl");
-    let (Some(plain), Ok(counts)) = (plain, counts) else { return };
+    let (Some(plain), Ok(counts)) = (plain, counts) else { return None };
     let not_captures = ["request", "metadata", "warcinfo"];
     let expected: usize =
         counts.iter().filter(|(kind, _)| !not_captures.contains(&kind.as_str())).map(|(_, n)| n).sum();
@@ -190,4 +202,5 @@ pub fn check(dir: &Path, format: Format, file: &[u8], options: &ReadOptions) {
     );
     assert_eq!(first.as_ref(), Some(&plain), "the read that makes the inflated copy differs from a plain read");
     assert_eq!(second.as_ref(), Some(&plain), "the read of the inflated copy differs from a plain read");
+    Some(plain)
 }

@@ -3,7 +3,7 @@
 //! by member, whole, clipped or damaged: `crawl_common`), read through the public input API
 //! exactly as `indexer build` reads one, and checked for what a build promises: no panic,
 //! every skipped record with a reason, every record accounted for, an inflated copy read as
-//! the file.
+//! the file, a file gzipped in small members read as the same bytes gzipped whole.
 
 #![no_main]
 
@@ -12,7 +12,7 @@ mod crawl_common;
 
 use std::sync::LazyLock;
 
-use crawl_common::{Format, check, file_of_input};
+use crawl_common::{Format, check, file_of_input, whole_of_input};
 use libfuzzer_sys::fuzz_target;
 
 static WORK_DIR: LazyLock<tempfile::TempDir> =
@@ -20,5 +20,12 @@ static WORK_DIR: LazyLock<tempfile::TempDir> =
 
 fuzz_target!(|data: &[u8]| {
     let Some((file, options)) = file_of_input(Format::Warc, data) else { return };
-    check(WORK_DIR.path(), Format::Warc, &file, &options);
+    let events = check(WORK_DIR.path(), Format::Warc, &file, &options);
+    if let Some(whole) = whole_of_input(data) {
+        let whole_events = check(WORK_DIR.path(), Format::Warc, &whole, &options);
+        assert_eq!(
+            events, whole_events,
+            "a file gzipped in members of a fixed size reads unlike its bytes gzipped whole"
+        );
+    }
 });

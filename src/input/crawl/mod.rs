@@ -34,6 +34,9 @@ use inflated::{SlotState, SlotUse};
 use stream::Stream;
 
 pub use http::charset_of_content_type;
+/// The HTTP response parser of WARC and ARC records, public so the `http_body` fuzz target
+/// drives the body decoders directly.
+pub use http::{HttpResponse, parse_response};
 
 /// Room for the HTTP headers on top of the page cap.
 const HTTP_HEADER_ALLOWANCE: u64 = 64 * 1024;
