@@ -53,29 +53,46 @@ pub fn size_on_disk(dir: &Path) -> u64 {
     pages(dir).filter_map(Result::ok).filter_map(|e| e.metadata().ok()).map(|m| m.len()).sum()
 }
 
-fn read_manifest(dir: &Path) -> Result<HashMap<String, String>, InputError> {
+/// The manifest's URLs by relative path, and its lines that are not `<path><TAB><url>`: each
+/// of those is one bad record (reported, counted and listed in `skipped.tsv`), never the loss
+/// of the folder; a page such a line meant to name keeps its `file://` URL.
+fn read_manifest(dir: &Path) -> Result<(HashMap<String, String>, Vec<Skipped>), InputError> {
     let path = dir.join(MANIFEST);
-    let text = match std::fs::read_to_string(&path) {
-        Ok(text) => text,
-        Err(e) if e.kind() == std::io::ErrorKind::NotFound => return Ok(HashMap::new()),
+    let bytes = match std::fs::read(&path) {
+        Ok(bytes) => bytes,
+        Err(e) if e.kind() == std::io::ErrorKind::NotFound => return Ok((HashMap::new(), Vec::new())),
         Err(source) => {
             return Err(InputError::Io { path: path.display().to_string(), source });
         }
     };
     let mut map = HashMap::new();
-    for (n, line) in text.lines().enumerate() {
+    let mut bad = Vec::new();
+    for (n, line) in bytes.split(|&b| b == b'\n').enumerate() {
+        let origin = format!("{}:{}", path.display(), n + 1);
+        let Ok(line) = std::str::from_utf8(line) else {
+            bad.push(Skipped {
+                origin,
+                reason: SkipReason::BadRecord,
+                detail: "not UTF-8 text; write the manifest in UTF-8 (its page keeps its file:// URL)".into(),
+            });
+            continue;
+        };
+        let line = line.strip_suffix('\r').unwrap_or(line);
         if line.trim().is_empty() || line.starts_with('#') {
             continue;
         }
-        let Some((rel, url)) = line.split_once('\t') else {
-            return Err(InputError::Format {
-                path: format!("{}:{}", path.display(), n + 1),
-                message: "expected <path><TAB><url>".into(),
-            });
-        };
-        map.insert(rel.trim().to_string(), url.trim().to_string());
+        match line.split_once('\t') {
+            Some((rel, url)) if !rel.trim().is_empty() && !url.trim().is_empty() => {
+                map.insert(rel.trim().to_string(), url.trim().to_string());
+            }
+            _ => bad.push(Skipped {
+                origin,
+                reason: SkipReason::BadRecord,
+                detail: "expected <path><TAB><url>; the line is ignored (its page keeps its file:// URL)".into(),
+            }),
+        }
     }
-    Ok(map)
+    Ok((map, bad))
 }
 
 /// The `file://` URL of a local file: absolute, percent-encoded (a relative path would make
@@ -93,7 +110,12 @@ pub fn visit(
     progress: &ByteCounter,
     sink: &mut dyn FnMut(InputEvent) -> bool,
 ) -> Result<(), InputError> {
-    let manifest = read_manifest(dir)?;
+    let (manifest, bad_lines) = read_manifest(dir)?;
+    for skipped in bad_lines {
+        if !sink(InputEvent::Skipped(skipped)) {
+            return Ok(());
+        }
+    }
     for entry in pages(dir) {
         let event = match entry {
             Err(e) => InputEvent::Skipped(Skipped {
@@ -169,6 +191,38 @@ mod tests {
         assert!(pages[0].url.starts_with("file://") && pages[0].url.ends_with("b.html"));
         assert_eq!(pages[1].bytes, b"<p>zipped");
         assert_eq!(pages[2].url, "https://x.example/a");
+    }
+
+    #[test]
+    fn a_bad_manifest_line_is_one_bad_record_and_the_folder_is_still_read() {
+        let dir = tempfile::tempdir().unwrap();
+        std::fs::write(dir.path().join("a.html"), "<p>a").unwrap();
+        std::fs::write(dir.path().join("b.html"), "<p>b").unwrap();
+        std::fs::write(dir.path().join("c.html"), "<p>c").unwrap();
+        let mut manifest = b"a.html\thttps://x.example/a\r\n".to_vec();
+        manifest.extend_from_slice(b"b.html https://x.example/b\n");
+        manifest.extend_from_slice(b"c.html\t\n");
+        manifest.extend_from_slice(b"caf\xe9.html\thttps://x.example/e\n");
+        manifest.extend_from_slice(b"\n# a comment\n");
+        std::fs::write(dir.path().join(MANIFEST), manifest).unwrap();
+
+        let events = collect(dir.path(), 1000);
+        let mut bad = Vec::new();
+        let mut urls = Vec::new();
+        for event in events {
+            match event {
+                InputEvent::Skipped(s) => {
+                    assert_eq!(s.reason, SkipReason::BadRecord, "{s}");
+                    bad.push(s.origin.rsplit(':').next().unwrap().to_string());
+                }
+                InputEvent::Page(p) => urls.push(p.url),
+            }
+        }
+        assert_eq!(bad, ["2", "3", "4"]);
+        assert_eq!(urls.len(), 3);
+        assert_eq!(urls[0], "https://x.example/a");
+        assert!(urls[1].starts_with("file://") && urls[1].ends_with("b.html"), "{}", urls[1]);
+        assert!(urls[2].starts_with("file://") && urls[2].ends_with("c.html"), "{}", urls[2]);
     }
 
     #[test]
