@@ -304,6 +304,24 @@ mod tests {
     }
 
     #[test]
+    fn the_abstract_takes_a_sentence_the_page_repeats_once() {
+        // Written for this test: the headline written again as a heading, and a paragraph the
+        // page repeats (as pages do for a second layout).
+        let paragraph = "The ferry to the island runs again after the storm. Its captain says the harbour wall \
+            held. Tickets cost the same as last year.";
+        let html = format!(
+            "<html><head><title>Ferry runs again</title></head><body><article><h1>Ferry runs again</h1>\
+             <h2>Ferry runs again</h2><p>{paragraph}</p><p>{paragraph}</p></article></body></html>"
+        );
+        let r = record(&html, "https://news.example/ferry");
+        let sentences = crate::text::split_sentences(&r.summary);
+        assert!(r.summary.contains("The ferry to the island runs again"), "{}", r.summary);
+        for sentence in ["Ferry runs again", "The ferry to the island runs again", "Tickets cost the same"] {
+            assert_eq!(r.summary.matches(sentence).count(), 1, "{sentence:?} in {:?} ({sentences:?})", r.summary);
+        }
+    }
+
+    #[test]
     fn real_titles_are_kept_and_json_has_the_docview_fields() {
         let r = record(&STORY.replace("Untitled Document", "Glacier melt | News"), "https://news.example/g");
         assert_eq!(r.title, "Glacier melt | News");

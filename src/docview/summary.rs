@@ -1,6 +1,6 @@
 //! The abstract (§6): paragraphs from the topic root, key sentences from each paragraph.
 
-use std::collections::HashMap;
+use std::collections::{HashMap, HashSet};
 
 use super::keyword_weight;
 use crate::clean::{FeatureVector, TopicContent};
@@ -91,6 +91,16 @@ pub fn abstract_of(
                 .filter(|s| !is_utility(s))
                 .collect::<Vec<_>>()
         })
+        .filter(|s| !s.is_empty())
+        .collect();
+    // A sentence the page writes again (a paragraph repeated for another layout, a heading
+    // repeating the headline) says nothing new: the abstract keeps its first occurrence only,
+    // and the budget goes to other sentences.
+    let mut seen: HashSet<String> =
+        headline.as_deref().filter(|_| headline_seen).map(str::to_lowercase).into_iter().collect();
+    let paragraphs: Vec<Vec<String>> = paragraphs
+        .into_iter()
+        .map(|p| p.into_iter().filter(|s| seen.insert(s.to_lowercase())).collect::<Vec<_>>())
         .filter(|s| !s.is_empty())
         .collect();
     let keywords: HashMap<&str, f64> = topic_vector.top(config.abstract_keywords).into_iter().collect();
