@@ -107,11 +107,14 @@ pub struct ParsedHtml {
     pub markup_capped: bool,
 }
 
-/// The first half of [`build_tag_tree`]: caps the markup depth and parses with html5ever
-/// (scripting off). Separate so that benchmarks can time parsing on its own.
+/// The first half of [`build_tag_tree`]: caps the markup depth, parses with html5ever
+/// (scripting off) and puts the segments React streams where its scripts would
+/// ([`super::streamed`]). Separate so that benchmarks can time parsing on its own.
 pub fn parse_html(html: &str, config: &TagTreeConfig) -> ParsedHtml {
     let (html, markup_capped) = super::prepare_markup(html, config.max_markup_depth);
-    ParsedHtml { dom: Dom::parse(&html), markup_capped }
+    let mut dom = Dom::parse(&html);
+    super::streamed::place_streamed_segments(&mut dom);
+    ParsedHtml { dom, markup_capped }
 }
 
 /// The second half of [`build_tag_tree`]: the tag tree of a parsed page.

@@ -137,6 +137,25 @@ impl Dom {
     pub fn children_reversed(&self, id: DomId) -> impl Iterator<Item = DomId> + '_ {
         std::iter::successors(self.nodes[id].last_child(), move |&c| self.nodes[c].previous_sibling())
     }
+
+    /// Unlinks `id` from its parent and siblings; it stays in the arena, unreachable.
+    pub(super) fn detach(&mut self, id: DomId) {
+        detach(&mut self.nodes, id);
+    }
+
+    /// Moves `child` (detached first) to right before `sibling`, which must have a parent.
+    pub(super) fn move_before(&mut self, sibling: DomId, child: DomId) {
+        let Some(parent) = self.nodes[sibling].parent() else { return };
+        detach(&mut self.nodes, child);
+        insert_before(&mut self.nodes, parent, sibling, child);
+    }
+
+    /// Removes the attribute `key` of the element `id`.
+    pub(super) fn remove_attribute(&mut self, id: DomId, key: &str) {
+        if let DomData::Element(element) = &mut self.nodes[id].data {
+            element.attrs.retain(|a| &*a.name.local != key);
+        }
+    }
 }
 
 /// The handle html5ever's tree builder holds for a node: its index, and for an element its

@@ -19,6 +19,7 @@ mod build;
 pub mod dom;
 mod prepass;
 mod render;
+mod streamed;
 
 use serde::{Deserialize, Serialize};
 

@@ -1,0 +1,151 @@
+//! The parts of a page React streams after its first bytes, put where the page shows them.
+//!
+//! React's streamed server rendering (React 18 and later; Next.js's app router, Remix and
+//! others render so) sends what was not ready when the page's first bytes left as hidden
+//! segments at the end of the body, `<div hidden id="S:n">…</div>`, each followed by a script
+//! that moves the segment's content to the place held for it and removes the segment: the
+//! `<template id="B:n">` that opens a Suspense boundary, whose fallback (up to the boundary's
+//! closing `<!--/$-->` comment) the content replaces (`$RC`), or a `<template id="P:n">`
+//! placeholder (`$RS`). The tag tree is built with scripting off, so nothing moves them and
+//! `hidden` hides them: a page whose article is streamed had no article in its tag tree. This
+//! does what those scripts do, before the tag tree is built. React names a segment and the
+//! place it fills by the same id, so no script needs reading (the pre-pass drops script
+//! bodies); a segment with no place to fill is shown where it stands, as its content is the
+//! page's.
+
+use std::collections::HashMap;
+
+use super::dom::{Dom, DomData, DomId};
+
+/// Moves every streamed segment's content to its place; returns how many segments were found.
+pub fn place_streamed_segments(dom: &mut Dom) -> usize {
+    let mut segments: Vec<(String, DomId)> = Vec::new();
+    let mut places: HashMap<String, DomId> = HashMap::new();
+    for id in 0..dom.len() {
+        let DomData::Element(element) = &dom.node(id).data else { continue };
+        let attribute = |key: &str| element.attrs.iter().find(|a| &*a.name.local == key).map(|a| &*a.value);
+        let Some(name) = attribute("id") else { continue };
+        match &*element.name.local {
+            "div" if attribute("hidden").is_some() => {
+                if let Some(n) = name.strip_prefix("S:") {
+                    segments.push((n.to_string(), id));
+                }
+            }
+            "template" => {
+                if let Some(n) = name.strip_prefix("B:").or_else(|| name.strip_prefix("P:")) {
+                    places.entry(n.to_string()).or_insert(id);
+                }
+            }
+            _ => {}
+        }
+    }
+    for (n, segment) in &segments {
+        match places.get(n) {
+            // A place inside the segment itself (markup that is not React's) would make a
+            // cycle: the segment stays where it is.
+            Some(&place) if dom.node(place).parent().is_some() && !is_inside(dom, place, *segment) => {
+                let children: Vec<DomId> = dom.children(*segment).collect();
+                for child in children {
+                    dom.move_before(place, child);
+                }
+                let is_boundary = matches!(&dom.node(place).data, DomData::Element(e)
+                    if e.attrs.iter().any(|a| &*a.name.local == "id" && a.value.starts_with("B:")));
+                if is_boundary {
+                    remove_fallback(dom, place);
+                }
+                dom.detach(place);
+                dom.detach(*segment);
+            }
+            _ => dom.remove_attribute(*segment, "hidden"),
+        }
+    }
+    segments.len()
+}
+
+/// Whether `node` lies in the subtree of `ancestor`.
+fn is_inside(dom: &Dom, node: DomId, ancestor: DomId) -> bool {
+    std::iter::successors(Some(node), |&n| dom.node(n).parent()).any(|n| n == ancestor)
+}
+
+/// Removes the siblings after a boundary's template up to the comment that closes the
+/// boundary (`/$`), as `$RC` does: boundaries nested in the fallback open with `$`, `$?` or
+/// `$!` comments and close with their own `/$`. Nothing is removed when the closing comment is
+/// missing.
+fn remove_fallback(dom: &mut Dom, template: DomId) {
+    let mut fallback = Vec::new();
+    let mut depth = 0usize;
+    let mut next = dom.node(template).next_sibling();
+    while let Some(id) = next {
+        if let DomData::Comment(text) = &dom.node(id).data {
+            if &**text == "/$" {
+                if depth == 0 {
+                    for id in fallback {
+                        dom.detach(id);
+                    }
+                    return;
+                }
+                depth -= 1;
+            } else if matches!(&**text, "$" | "$?" | "$!") {
+                depth += 1;
+            }
+        }
+        fallback.push(id);
+        next = dom.node(id).next_sibling();
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::config::TagTreeConfig;
+    use crate::tagtree::build_tag_tree;
+
+    fn visible_text(html: &str) -> String {
+        build_tag_tree(html, &TagTreeConfig::default(), &Default::default()).visible_text()
+    }
+
+    // Pages written for these tests, in the shape React's streamed rendering gives.
+    const STREAMED: &str = "<html><body><header>Site menu</header><main><h1>Tide tables</h1>\
+        <!--$?--><template id=\"B:0\"></template><p>Loading the story</p><!--/$-->\
+        <p>Share this page</p></main><footer>Footer links</footer>\
+        <div hidden id=\"S:0\"><p>The tide rises twice a day.</p><template id=\"P:1\"></template></div>\
+        <script>$RC(\"B:0\",\"S:0\")</script>\
+        <div hidden id=\"S:1\"><p>Spring tides follow the new moon.</p></div>\
+        <script>$RS(\"S:1\",\"P:1\")</script></body></html>";
+
+    #[test]
+    fn streamed_segments_are_shown_where_the_page_puts_them() {
+        let text = visible_text(STREAMED);
+        let at = |needle: &str| text.find(needle).unwrap_or_else(|| panic!("{needle:?} not in {text:?}"));
+        assert!(at("Tide tables") < at("The tide rises") && at("The tide rises") < at("Spring tides"));
+        assert!(at("Spring tides") < at("Share this page") && at("Share this page") < at("Footer links"));
+        // The fallback the content replaces is gone.
+        assert!(!text.contains("Loading the story"), "{text:?}");
+    }
+
+    #[test]
+    fn a_segment_without_a_place_is_shown_where_it_stands_and_other_hidden_blocks_stay_hidden() {
+        let html = "<html><body><p>Lead</p><div hidden id=\"S:4\"><p>Streamed part</p></div>\
+            <div hidden id=\"menu\"><p>Mobile menu</p></div>\
+            <div hidden id=\"S:5\"><template id=\"B:5\"></template><p>Its own place</p></div></body></html>";
+        let text = visible_text(html);
+        assert!(text.contains("Streamed part") && text.contains("Its own place"), "{text:?}");
+        assert!(!text.contains("Mobile menu"), "{text:?}");
+    }
+
+    #[test]
+    fn a_fallback_without_its_closing_comment_is_kept() {
+        let html = "<html><body><template id=\"B:0\"></template><p>Fallback</p>\
+            <div hidden id=\"S:0\"><p>Content</p></div></body></html>";
+        let text = visible_text(html);
+        assert!(text.contains("Content") && text.contains("Fallback"), "{text:?}");
+    }
+
+    #[test]
+    fn pages_without_segments_are_left_alone() {
+        let mut dom = Dom::parse("<p>a</p><template id=\"B:0\"></template>");
+        let before = dom.len();
+        assert_eq!(place_streamed_segments(&mut dom), 0);
+        assert_eq!(dom.len(), before);
+    }
+}
