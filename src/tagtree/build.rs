@@ -466,7 +466,7 @@ impl<'a> Builder<'a> {
 
 /// The value of the attribute `key` among `attrs`. The pre-pass drops every attribute it
 /// does not list as read: one read here must be listed there.
-fn attribute<'d>(attrs: &'d [html5ever::Attribute], key: &str) -> Option<&'d str> {
+pub(super) fn attribute<'d>(attrs: &'d [html5ever::Attribute], key: &str) -> Option<&'d str> {
     debug_assert!(super::prepass::KEPT_ATTRIBUTES.contains(&key), "the pre-pass drops attribute {key}");
     attrs.iter().find(|a| &*a.name.local == key).map(|a| &*a.value)
 }

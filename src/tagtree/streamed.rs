@@ -15,25 +15,29 @@
 
 use std::collections::HashMap;
 
+use super::build::attribute;
 use super::dom::{Dom, DomData, DomId};
 
 /// Moves every streamed segment's content to its place; returns how many segments were found.
 pub fn place_streamed_segments(dom: &mut Dom) -> usize {
     let mut segments: Vec<(String, DomId)> = Vec::new();
-    let mut places: HashMap<String, DomId> = HashMap::new();
+    // Each place by its id's number: the template's node, and whether it opens a Suspense
+    // boundary (`B:`, whose fallback the content replaces) rather than a placeholder (`P:`).
+    let mut places: HashMap<String, (DomId, bool)> = HashMap::new();
     for id in 0..dom.len() {
         let DomData::Element(element) = &dom.node(id).data else { continue };
-        let attribute = |key: &str| element.attrs.iter().find(|a| &*a.name.local == key).map(|a| &*a.value);
-        let Some(name) = attribute("id") else { continue };
+        let Some(name) = attribute(&element.attrs, "id") else { continue };
         match &*element.name.local {
-            "div" if attribute("hidden").is_some() => {
+            "div" if attribute(&element.attrs, "hidden").is_some() => {
                 if let Some(n) = name.strip_prefix("S:") {
                     segments.push((n.to_string(), id));
                 }
             }
             "template" => {
-                if let Some(n) = name.strip_prefix("B:").or_else(|| name.strip_prefix("P:")) {
-                    places.entry(n.to_string()).or_insert(id);
+                if let Some(n) = name.strip_prefix("B:") {
+                    places.entry(n.to_string()).or_insert((id, true));
+                } else if let Some(n) = name.strip_prefix("P:") {
+                    places.entry(n.to_string()).or_insert((id, false));
                 }
             }
             _ => {}
@@ -43,13 +47,11 @@ pub fn place_streamed_segments(dom: &mut Dom) -> usize {
         match places.get(n) {
             // A place inside the segment itself (markup that is not React's) would make a
             // cycle: the segment stays where it is.
-            Some(&place) if dom.node(place).parent().is_some() && !is_inside(dom, place, *segment) => {
+            Some(&(place, is_boundary)) if dom.node(place).parent().is_some() && !is_inside(dom, place, *segment) => {
                 let children: Vec<DomId> = dom.children(*segment).collect();
                 for child in children {
                     dom.move_before(place, child);
                 }
-                let is_boundary = matches!(&dom.node(place).data, DomData::Element(e)
-                    if e.attrs.iter().any(|a| &*a.name.local == "id" && a.value.starts_with("B:")));
                 if is_boundary {
                     remove_fallback(dom, place);
                 }
