@@ -89,6 +89,7 @@ enum Command {
     #[command(long_about = commands::site_templates::LONG_ABOUT)]
     SiteTemplates(commands::site_templates::SiteTemplatesArgs),
     /// Show what the pipeline makes of one page: tag tree, topic content, DocView record.
+    #[command(long_about = commands::inspect::LONG_ABOUT)]
     Inspect(commands::inspect::InspectArgs),
     /// Print the default configuration as TOML, each section and parameter explained in a
     /// comment above it (`indexer config > my.toml`, edit, then `--config my.toml`).

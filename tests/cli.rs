@@ -380,6 +380,14 @@ fn clear_errors_for_bad_arguments() {
         .code(2)
         .stderr(predicate::str::contains("no build in"));
     indexer().args(["search", "x", "--index", "bogus"]).assert().code(2);
+    // A text with no word to read is an error, not a table of the model's priors.
+    for text in ["", "the of and", " ,.; "] {
+        indexer()
+            .args(["classify", "text", text])
+            .assert()
+            .code(2)
+            .stderr(predicate::str::contains("nothing to classify"));
+    }
 }
 
 #[test]
@@ -748,6 +756,33 @@ fn paper_cuts_get_clear_answers() {
         .stderr(predicate::str::contains("the inputs hold no pages"));
     assert!(!fresh.exists());
 
+    // inspect reads a gzipped page as a build reads a folder's .html.gz, and takes --config.
+    let page = std::fs::read(input.path().join("news-article.html")).unwrap();
+    let mut gz = flate2::write::GzEncoder::new(Vec::new(), flate2::Compression::default());
+    std::io::Write::write_all(&mut gz, &page).unwrap();
+    std::fs::write(input.path().join("news-article.html.gz"), gz.finish().unwrap()).unwrap();
+    let plain = indexer()
+        .current_dir(input.path())
+        .args(["inspect", "news-article.html", "--url", "https://n.example/a"])
+        .output()
+        .unwrap();
+    let zipped = indexer()
+        .current_dir(input.path())
+        .args(["inspect", "news-article.html.gz", "--url", "https://n.example/a", "--config"])
+        .arg(&config)
+        .output()
+        .unwrap();
+    assert!(plain.status.success());
+    assert_eq!(zipped.status.code(), Some(2), "the bad --config is read");
+    assert!(String::from_utf8_lossy(&zipped.stderr).contains("cleaning.min_root_coverage"));
+    let zipped = indexer()
+        .current_dir(input.path())
+        .args(["inspect", "news-article.html.gz", "--url", "https://n.example/a"])
+        .output()
+        .unwrap();
+    assert!(zipped.status.success(), "{}", String::from_utf8_lossy(&zipped.stderr));
+    assert_eq!(plain.stdout, zipped.stdout);
+
     // inspect of a relative path gives an absolute file:// URL.
     let record = indexer().current_dir(input.path()).args(["inspect", "news-article.html"]).output().unwrap();
     assert!(record.status.success());
@@ -761,4 +796,13 @@ fn paper_cuts_get_clear_answers() {
     // build --help states the defaults of --cleaner and --replicas.
     let help = String::from_utf8(indexer().args(["build", "--help"]).output().unwrap().stdout).unwrap();
     assert!(help.contains("[default: blocks") && help.contains("[default: minhash"), "{help}");
+    // extract --help states --cleaner's default too, and inspect --help teaches (what it prints,
+    // --config, an example).
+    let help = String::from_utf8(indexer().args(["extract", "--help"]).output().unwrap().stdout).unwrap();
+    assert!(help.contains("[default: blocks"), "{help}");
+    let help = String::from_utf8(indexer().args(["inspect", "--help"]).output().unwrap().stdout).unwrap();
+    assert!(
+        help.contains("[default: blocks") && help.contains("--config") && help.contains("Example: indexer inspect"),
+        "{help}"
+    );
 }

@@ -223,9 +223,16 @@ fn text(args: ClassifyTextArgs) -> Result<ExitCode> {
         None => indexer::classify::default_model()?,
     };
     let text = if args.text == "-" { std::io::read_to_string(std::io::stdin())? } else { args.text };
+    let features = model.features().extract(&text);
+    if features.is_empty() {
+        bail!(
+            "nothing to classify: {text:?} has no word the model reads (it is empty, or only stop words and \
+             punctuation); give the text to classify"
+        );
+    }
     let stdout = std::io::stdout();
     let mut out = stdout.lock();
-    for (category, confidence) in model.confidences(&model.features().extract(&text)) {
+    for (category, confidence) in model.confidences(&features) {
         writeln!(out, "{}\t{:.3}\t{}", category.code, confidence, category.name)?;
     }
     Ok(ExitCode::SUCCESS)

@@ -24,7 +24,8 @@ pub struct ExtractArgs {
     /// A TOML file overriding any parameter (see `indexer config`).
     #[arg(long, value_name = "FILE")]
     pub config: Option<PathBuf>,
-    /// The page cleaner.
+    /// The page cleaner [default: blocks, or `cleaning.cleaner` of --config]. See README,
+    /// "Cleaning quality".
     #[arg(long, value_parser = cleaner_parser())]
     pub cleaner: Option<CleanerKind>,
     /// Keep the headline as the text's first line. By default the text is the body, as

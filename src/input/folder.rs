@@ -139,18 +139,31 @@ fn read_page(
     max_page_bytes: u64,
     progress: &ByteCounter,
 ) -> InputEvent {
-    let origin = path.display().to_string();
-    let skipped = |reason, detail: String| InputEvent::Skipped(Skipped { origin: origin.clone(), reason, detail });
-    let bytes = match open_maybe_gzip(path, progress).and_then(|mut r| read_capped(&mut r, max_page_bytes)) {
-        Ok(Some(bytes)) => bytes,
-        Ok(None) => {
-            return skipped(SkipReason::TooLarge, super::too_large(max_page_bytes));
-        }
-        Err(e) => return skipped(SkipReason::Unreadable, format!("cannot read: {e}")),
+    let bytes = match page_bytes(path, max_page_bytes, progress) {
+        Ok(bytes) => bytes,
+        Err(skipped) => return InputEvent::Skipped(skipped),
     };
     let relative = path.strip_prefix(dir).map(|p| p.to_string_lossy().replace('\\', "/")).unwrap_or_default();
     let url = manifest.get(&relative).cloned().unwrap_or_else(|| file_url(path));
-    InputEvent::Page(RawPage { url, origin, bytes, http_charset: None, http_language: None })
+    InputEvent::Page(RawPage {
+        url,
+        origin: path.display().to_string(),
+        bytes,
+        http_charset: None,
+        http_language: None,
+    })
+}
+
+/// A page file's bytes as a folder's reading takes them: gunzipped when the file is gzip
+/// (`page.html.gz`), at most `max_page_bytes`; or why the page is skipped. `indexer inspect`
+/// reads its page with it, so it sees what a build sees.
+pub fn page_bytes(path: &Path, max_page_bytes: u64, progress: &ByteCounter) -> Result<Vec<u8>, Skipped> {
+    let skipped = |reason, detail: String| Skipped { origin: path.display().to_string(), reason, detail };
+    match open_maybe_gzip(path, progress).and_then(|mut r| read_capped(&mut r, max_page_bytes)) {
+        Ok(Some(bytes)) => Ok(bytes),
+        Ok(None) => Err(skipped(SkipReason::TooLarge, super::too_large(max_page_bytes))),
+        Err(e) => Err(skipped(SkipReason::Unreadable, format!("cannot read: {e}"))),
+    }
 }
 
 #[cfg(test)]

@@ -23,7 +23,7 @@ use serde::{Deserialize, Serialize};
 
 pub use crawl::inflated::{Inflation, SlotUse};
 pub use crawl::{PageFormat, ReadOptions};
-pub use folder::file_url;
+pub use folder::{file_url, page_bytes};
 pub use list::read_input_list;
 
 /// A page as read, before decoding.
