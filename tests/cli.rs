@@ -806,3 +806,60 @@ fn paper_cuts_get_clear_answers() {
         "{help}"
     );
 }
+
+/// Issue 21, F14: the folder a build prints (`DIR/builds/<id>`), or `DIR/current`, given as
+/// --dir is read as that build by every reader, and refused by `build` (which would write a
+/// build inside the published one).
+#[test]
+fn a_build_given_as_dir_is_read_and_never_built_into() {
+    let input = tempfile::tempdir().unwrap();
+    let out = tempfile::tempdir().unwrap();
+    corpus(input.path());
+    build(input.path(), out.path()).success();
+    let current = out.path().join("current");
+    let published = std::fs::canonicalize(&current).unwrap();
+    let search = |dir: &Path| indexer().args(["search", "comet", "--json", "--dir"]).arg(dir).output().unwrap();
+    let expected = search(out.path());
+    assert!(expected.status.success());
+    for dir in [&current, &published] {
+        let found = search(dir);
+        assert!(found.status.success(), "{}", String::from_utf8_lossy(&found.stderr));
+        assert_eq!(found.stdout, expected.stdout);
+        indexer().args(["eval", "stats", "--dir"]).arg(dir).assert().success();
+        indexer().args(["export", "--dir"]).arg(dir).assert().success();
+    }
+    let topics = input.path().join("topics.tsv");
+    std::fs::write(&topics, "q1\tcomet\n").unwrap();
+    indexer()
+        .args(["eval", "run", "--topics"])
+        .arg(&topics)
+        .arg("--run")
+        .arg(input.path().join("run.txt"))
+        .arg("--dir")
+        .arg(&current)
+        .assert()
+        .success();
+
+    let hint = format!("use --dir {}", out.path().display());
+    for dir in [&current, &published] {
+        indexer()
+            .args(["build", "--quiet"])
+            .arg(input.path())
+            .arg("--dir")
+            .arg(dir)
+            .assert()
+            .code(2)
+            .stderr(predicate::str::contains("is a build, not a build folder").and(predicate::str::contains(&hint)));
+    }
+    indexer()
+        .args(["build", "--quiet"])
+        .arg(input.path())
+        .arg("--dir")
+        .arg(out.path().join("builds"))
+        .assert()
+        .code(2)
+        .stderr(predicate::str::contains(&hint));
+    assert!(!published.join("builds").exists() && !published.join("current").exists());
+    assert!(!out.path().join("builds/builds").exists());
+    assert_eq!(std::fs::canonicalize(&current).unwrap(), published);
+}

@@ -14,7 +14,10 @@ pub use analyzer::{
     DocViewTokenizer, OwnAnalysis, TOKENIZER_NAME, analyze_tokens, analyzer_for, has_query_analysis,
     query_analyzer_for, register_tokenizers, snowball_language,
 };
-pub use publish::{BuildOutput, CURRENT_LINK, abandon_build, current_build, publish_build, start_append, start_build};
+pub use publish::{
+    BuildOutput, CURRENT_LINK, SUMMARY_FILE, abandon_build, check_build_folder, current_build, publish_build,
+    start_append, start_build,
+};
 pub use schema::{FieldSource, IndexKind, IndexSchema, SchemaError};
 pub use term_analysis::{
     TERM_ANALYSIS, TERM_ANALYSIS_FILE, describe_term_analysis, read_term_analysis, write_term_analysis,
@@ -33,6 +36,8 @@ pub enum IndexError {
     Io { path: String, source: std::io::Error },
     #[error("no build in {dir}: run `indexer build <INPUT> --dir {dir}` first")]
     NoBuild { dir: String },
+    #[error("{dir} is a build, not a build folder (a build folder holds current and builds/): {hint}")]
+    InsideBuild { dir: String, hint: String },
     #[error("index {path} has another schema than index-schema/{name}.json: rebuild it without --append")]
     SchemaChanged { path: String, name: String },
 }

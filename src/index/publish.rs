@@ -14,6 +14,9 @@ use super::IndexError;
 
 /// The link to the published build inside a build folder.
 pub const CURRENT_LINK: &str = "current";
+/// The summary every finished build holds: a folder holding it is a build itself (the
+/// `DIR/current` or `DIR/builds/<id>` a build prints), not a build folder.
+pub const SUMMARY_FILE: &str = "summary.json";
 const BUILDS: &str = "builds";
 const TMP_PREFIX: &str = ".tmp-";
 
@@ -55,9 +58,47 @@ pub fn abandon_build(build: BuildOutput) {
     }
 }
 
+/// Whether `dir` is a build itself rather than a build folder: it holds a build's summary.
+fn is_build(dir: &Path) -> bool {
+    dir.join(SUMMARY_FILE).is_file()
+}
+
+/// Refuses `dir` as the folder of a new build when it is a build itself, or the `builds`
+/// folder of a build folder: a build written there would sit inside the published build (or
+/// beside it, under a second `current`) and no reader would find it.
+pub fn check_build_folder(dir: &Path) -> Result<(), IndexError> {
+    let holder = if is_build(dir) {
+        holding_folder(dir)
+    } else if dir.file_name().is_some_and(|name| name == BUILDS) && dir.join("..").join(CURRENT_LINK).exists() {
+        Some(dir.parent().map_or_else(|| PathBuf::from(".."), Path::to_path_buf))
+    } else {
+        return Ok(());
+    };
+    let hint = match holder {
+        Some(folder) if folder.as_os_str().is_empty() => "use --dir .".to_string(),
+        Some(folder) => format!("use --dir {}", folder.display()),
+        None => "give --dir the build folder it was published in, or a new folder".to_string(),
+    };
+    Err(IndexError::InsideBuild { dir: dir.display().to_string(), hint })
+}
+
+/// The build folder that holds the build `dir`: the parent of `DIR/current`, or `DIR` of
+/// `DIR/builds/<id>` (as typed, else as the link resolves).
+fn holding_folder(dir: &Path) -> Option<PathBuf> {
+    let of = |dir: &Path| -> Option<PathBuf> {
+        if dir.file_name()? == CURRENT_LINK {
+            return dir.parent().map(Path::to_path_buf);
+        }
+        let builds = dir.parent()?;
+        (builds.file_name()? == BUILDS).then(|| builds.parent().map(Path::to_path_buf)).flatten()
+    };
+    of(dir).or_else(|| of(&std::fs::canonicalize(dir).ok()?))
+}
+
 /// Starts a build in `dir`: creates the staging folder, and removes staging folders that
 /// earlier interrupted builds left behind.
 pub fn start_build(dir: &Path) -> Result<BuildOutput, IndexError> {
+    check_build_folder(dir)?;
     let builds = dir.join(BUILDS);
     let created = [!dir.exists(), !builds.exists()];
     std::fs::create_dir_all(&builds).map_err(io_error(&builds))?;
@@ -162,7 +203,9 @@ fn switch_current(dir: &Path, id: &str) -> Result<(), IndexError> {
     std::fs::rename(&fresh, &link).map_err(io_error(&link))
 }
 
-/// The published build of a build folder.
+/// The published build of a build folder. A build itself (the `DIR/current` or
+/// `DIR/builds/<id>` a build prints as its output) is read as it is: a user who passes the
+/// folder the summary names means that build.
 pub fn current_build(dir: &Path) -> Result<PathBuf, IndexError> {
     let link = dir.join(CURRENT_LINK);
     let target = if cfg!(unix) {
@@ -172,6 +215,7 @@ pub fn current_build(dir: &Path) -> Result<PathBuf, IndexError> {
     };
     match target {
         Some(target) if dir.join(&target).is_dir() => Ok(dir.join(target)),
+        _ if is_build(dir) => Ok(dir.to_path_buf()),
         _ => Err(IndexError::NoBuild { dir: dir.display().to_string() }),
     }
 }

@@ -39,8 +39,9 @@ use crate::clean::site_template::{SiteTemplates, SiteTemplatesError};
 use crate::clean::{Cleaner, CleanerError, CleanerKind, site_of};
 use crate::config::Config;
 use crate::index::{
-    BuildOutput, IndexError, IndexSet, PageDocument, TERM_ANALYSIS, abandon_build, current_build,
-    describe_term_analysis, publish_build, read_term_analysis, start_append, start_build, write_term_analysis,
+    BuildOutput, IndexError, IndexSet, PageDocument, SUMMARY_FILE, TERM_ANALYSIS, abandon_build, check_build_folder,
+    current_build, describe_term_analysis, publish_build, read_term_analysis, start_append, start_build,
+    write_term_analysis,
 };
 use crate::input::{ByteCounter, Inflation, InputError, InputEvent, RawPage, SkipReason, Skipped, Source};
 use crate::replicas::{
@@ -68,7 +69,6 @@ const STOP_WORDS_FILE: &str = "stopwords-learned.txt";
 const CONFIG_FILE: &str = "config.toml";
 /// The site templates the default cleaner used (`clean::site_template`).
 pub const SITE_TEMPLATES_FILE: &str = "site-templates.tsv";
-const SUMMARY_FILE: &str = "summary.json";
 
 /// A build that could not complete; the previous build, if any, stays published.
 #[derive(Debug, thiserror::Error)]
@@ -176,6 +176,9 @@ pub fn build_with_options(
 ) -> Result<BuildSummary, BuildError> {
     let started = Instant::now();
     let mode = options.mode;
+    // Before any pass over the inputs: a build folder that is a build itself is refused now,
+    // not after the learning passes.
+    check_build_folder(dir)?;
     if options.shard {
         if mode == BuildMode::Append {
             return Err(BuildError::ShardAppend);
