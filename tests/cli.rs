@@ -863,3 +863,28 @@ fn a_build_given_as_dir_is_read_and_never_built_into() {
     assert!(!out.path().join("builds/builds").exists());
     assert_eq!(std::fs::canonicalize(&current).unwrap(), published);
 }
+
+/// Issue 21, F13: a build that indexes nothing still prints its JSON summary with --json (what
+/// was read, why each record was skipped, the error), and still fails.
+#[test]
+fn a_build_that_indexes_nothing_prints_its_json_summary() {
+    let bad = tempfile::tempdir().unwrap();
+    let out = tempfile::tempdir().unwrap();
+    std::fs::write(bad.path().join("empty.html"), "").unwrap();
+    std::fs::write(bad.path().join("binary.html"), [0u8, 159, 146, 150, 0, 1]).unwrap();
+    let built =
+        indexer().args(["build", "--quiet", "--json"]).arg(bad.path()).arg("--dir").arg(out.path()).output().unwrap();
+    assert_eq!(built.status.code(), Some(2));
+    assert!(String::from_utf8_lossy(&built.stderr).contains("no page could be indexed"));
+    let summary: serde_json::Value = serde_json::from_slice(&built.stdout).expect("one JSON object on stdout");
+    assert_eq!(summary["pages_read"], 2);
+    assert_eq!(summary["pages_indexed"], 0);
+    let skipped: u64 = summary["skipped"].as_object().unwrap().values().map(|n| n.as_u64().unwrap()).sum();
+    assert_eq!(skipped, 2, "{summary}");
+    assert!(summary["error"].as_str().unwrap().starts_with("no page could be indexed (2 read"), "{summary}");
+    assert_eq!(summary["output"], "");
+    // Without --json stdout stays empty: the error is on stderr.
+    let built = indexer().args(["build", "--quiet"]).arg(bad.path()).arg("--dir").arg(out.path()).output().unwrap();
+    assert_eq!(built.status.code(), Some(2));
+    assert!(built.stdout.is_empty());
+}

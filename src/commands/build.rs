@@ -148,7 +148,20 @@ pub fn run(args: BuildArgs) -> Result<ExitCode> {
     let options = BuildOptions { mode, stop_words, site_templates, shard: args.shard };
     let result = build_with_options(&inputs, &args.dir.dir, &config, &observer, &options);
     observer.finish();
-    let summary: BuildSummary = result?;
+    let summary: BuildSummary = match result {
+        Ok(summary) => summary,
+        Err(e) => {
+            // A program reading --json gets the counts of a build that indexed nothing (what was
+            // read, why each record was skipped) with the error, as one object; the exit code
+            // is still the failure's.
+            if let (true, Some(summary)) = (args.json, e.summary()) {
+                let mut json = serde_json::to_value(summary)?;
+                json["error"] = serde_json::Value::String(e.to_string());
+                outln!("{json}");
+            }
+            return Err(e.into());
+        }
+    };
     if args.json {
         outln!("{}", serde_json::to_string(&summary)?);
     } else {

@@ -89,20 +89,33 @@ pub enum BuildError {
     Write { path: String, source: std::io::Error },
     #[error("cannot append to {path}: {reason}; rebuild without --append")]
     NotAppendable { path: String, reason: String },
+    /// Records were read and every one was skipped; `summary` counts them by reason.
     #[error(
-        "no page could be indexed ({read} read, all skipped; see the messages above); the previous build, if any, is kept"
+        "no page could be indexed ({} read, all skipped; see the messages above); the previous build, if any, is kept",
+        summary.pages_read
     )]
-    NothingIndexed { read: usize },
+    NothingIndexed { summary: Box<BuildSummary> },
     #[error(
         "the inputs hold no pages (a folder is searched for .html and .htm pages and for crawl files: .warc, .arc and .jsonl, optionally .gz); nothing was built"
     )]
-    NoPages,
+    NoPages { summary: Box<BuildSummary> },
     #[error(transparent)]
     ShardDetector(#[from] UnsupportedDetector),
     #[error("a shard build (--shard) is a new build of its inputs: it cannot --append")]
     ShardAppend,
     #[error("{path}: {source}")]
     SiteTemplates { path: String, source: SiteTemplatesError },
+}
+
+impl BuildError {
+    /// The summary of a build that read its inputs and published nothing because no page could
+    /// be indexed: what was read and why each record was skipped (`build --json` prints it).
+    pub fn summary(&self) -> Option<&BuildSummary> {
+        match self {
+            BuildError::NothingIndexed { summary } | BuildError::NoPages { summary } => Some(summary),
+            _ => None,
+        }
+    }
 }
 
 /// Whether a build replaces the published build of its folder or adds pages to it.
@@ -263,8 +276,13 @@ pub fn build_with_options(
         write_build(&sources, &inflation, &output, earlier_summary.is_some(), &mut ctx, observer, shard, spilled);
     let mut summary = match result {
         Ok(summary) => summary,
-        Err(e) => {
+        Err(mut e) => {
             abandon_build(output);
+            if let BuildError::NothingIndexed { summary } | BuildError::NoPages { summary } = &mut e {
+                summary.elapsed_seconds = started.elapsed().as_secs_f64();
+                summary.peak_rss_bytes = peak_rss_bytes();
+                summary.threads = rayon::current_num_threads();
+            }
             return Err(e);
         }
     };
@@ -477,9 +495,10 @@ fn write_build(
     // An append that adds no page still records what it read (replicas, skipped pages) over
     // a collection that has pages; a new build of nothing would publish an empty collection.
     if summary.pages_indexed == 0 && !append {
+        let summary = Box::new(summary);
         return Err(match summary.pages_read {
-            0 => BuildError::NoPages,
-            read => BuildError::NothingIndexed { read },
+            0 => BuildError::NoPages { summary },
+            _ => BuildError::NothingIndexed { summary },
         });
     }
     files.finish(staging)?;
