@@ -888,3 +888,35 @@ fn a_build_that_indexes_nothing_prints_its_json_summary() {
     assert_eq!(built.status.code(), Some(2));
     assert!(built.stdout.is_empty());
 }
+
+/// Issue 21, F11: a urls.tsv line naming no page of the folder is a warning naming the line;
+/// one whose URL is not an absolute URL is a skipped bad-record and its page keeps its
+/// file:// URL.
+#[test]
+fn manifest_lines_that_name_no_page_or_no_url_are_told() {
+    let input = tempfile::tempdir().unwrap();
+    let out = tempfile::tempdir().unwrap();
+    std::fs::create_dir(input.path().join("sub")).unwrap();
+    let page = "<html><head><title>Birch notes</title></head><body><p>Birch bark peels in thin white sheets.</p></body></html>";
+    std::fs::write(input.path().join("a.html"), page).unwrap();
+    std::fs::write(input.path().join("sub/b.html"), page.replace("Birch", "Alder")).unwrap();
+    std::fs::write(input.path().join("notes.txt"), "not a page").unwrap();
+    std::fs::write(
+        input.path().join("urls.tsv"),
+        "a.html\thttps://trees.example/a\nmissing.html\thttps://trees.example/m\nsub/b.html\tnot a url\nnotes.txt\thttps://trees.example/n\n",
+    )
+    .unwrap();
+    let built = indexer().args(["build", "--json"]).arg(input.path()).arg("--dir").arg(out.path()).output().unwrap();
+    let stderr = String::from_utf8_lossy(&built.stderr);
+    assert!(built.status.success(), "{stderr}");
+    assert!(stderr.contains("urls.tsv:2: no file missing.html in"), "{stderr}");
+    assert!(stderr.contains("urls.tsv:4: notes.txt is not read as a page"), "{stderr}");
+    assert_eq!(stderr.matches("urls.tsv:2:").count(), 1, "told once: {stderr}");
+    assert!(stderr.contains("urls.tsv:3: skipped (bad-record): \"not a url\" is not an absolute URL"), "{stderr}");
+    let summary: serde_json::Value = serde_json::from_slice(&built.stdout).unwrap();
+    assert_eq!(summary["pages_indexed"], 2);
+    assert_eq!(summary["skipped"]["bad-record"], 1, "{summary}");
+    let ids: Vec<String> = records(out.path()).iter().map(|r| r["identifier"].as_str().unwrap().to_string()).collect();
+    assert!(ids.contains(&"https://trees.example/a".to_string()), "{ids:?}");
+    assert!(ids.iter().any(|id| id.starts_with("file:///") && id.ends_with("/sub/b.html")), "{ids:?}");
+}

@@ -53,10 +53,16 @@ pub fn size_on_disk(dir: &Path) -> u64 {
     pages(dir).filter_map(Result::ok).filter_map(|e| e.metadata().ok()).map(|m| m.len()).sum()
 }
 
+/// A line of the manifest: the URL it gives a page, and its line number.
+struct ManifestEntry {
+    url: String,
+    line: usize,
+}
+
 /// The manifest's URLs by relative path, and its lines that are not `<path><TAB><url>`: each
 /// of those is one bad record (reported, counted and listed in `skipped.tsv`), never the loss
 /// of the folder; a page such a line meant to name keeps its `file://` URL.
-fn read_manifest(dir: &Path) -> Result<(HashMap<String, String>, Vec<Skipped>), InputError> {
+fn read_manifest(dir: &Path) -> Result<(HashMap<String, ManifestEntry>, Vec<Skipped>), InputError> {
     let path = dir.join(MANIFEST);
     let bytes = match std::fs::read(&path) {
         Ok(bytes) => bytes,
@@ -83,7 +89,20 @@ fn read_manifest(dir: &Path) -> Result<(HashMap<String, String>, Vec<Skipped>), 
         }
         match line.split_once('\t') {
             Some((rel, url)) if !rel.trim().is_empty() && !url.trim().is_empty() => {
-                map.insert(rel.trim().to_string(), url.trim().to_string());
+                // The URL becomes the record's identifier and resolves the page's links: one
+                // that is not absolute would do neither.
+                if let Err(e) = url::Url::parse(url.trim()) {
+                    bad.push(Skipped {
+                        origin,
+                        reason: SkipReason::BadRecord,
+                        detail: format!(
+                            "{:?} is not an absolute URL ({e}); the line is ignored (its page keeps its file:// URL)",
+                            url.trim()
+                        ),
+                    });
+                    continue;
+                }
+                map.insert(rel.trim().to_string(), ManifestEntry { url: url.trim().to_string(), line: n + 1 });
             }
             _ => bad.push(Skipped {
                 origin,
@@ -93,6 +112,44 @@ fn read_manifest(dir: &Path) -> Result<(HashMap<String, String>, Vec<Skipped>), 
         }
     }
     Ok((map, bad))
+}
+
+/// Warnings about the lines of `dir`'s manifest that name no page of the folder (a file that
+/// does not exist, or one a folder's reading does not take as a page): such a line gives no
+/// page its URL, so the page the user meant keeps its `file://` URL. Told once per build, before
+/// the folder is read (each pass over the inputs reads the manifest again).
+pub fn manifest_warnings(dir: &Path) -> Vec<String> {
+    let Ok((manifest, _)) = read_manifest(dir) else {
+        return Vec::new();
+    };
+    if manifest.is_empty() {
+        return Vec::new();
+    }
+    let pages: std::collections::HashSet<String> =
+        pages(dir).filter_map(Result::ok).map(|e| relative_path(dir, e.path())).collect();
+    let mut unmatched: Vec<(usize, &str)> = manifest
+        .iter()
+        .filter(|(rel, _)| !pages.contains(*rel))
+        .map(|(rel, entry)| (entry.line, rel.as_str()))
+        .collect();
+    unmatched.sort_unstable();
+    let path = dir.join(MANIFEST);
+    unmatched
+        .into_iter()
+        .map(|(line, rel)| {
+            let what = if dir.join(rel).is_file() {
+                format!("{rel} is not read as a page (a page is .html, .htm, .xhtml or .shtml, also .gz)")
+            } else {
+                format!("no file {rel} in {} (paths are relative to the folder, as sub/page.html)", dir.display())
+            };
+            format!("{}:{line}: {what}; the line gives no page its URL", path.display())
+        })
+        .collect()
+}
+
+/// A page's path relative to its folder, with `/` between names, as the manifest writes it.
+fn relative_path(dir: &Path, path: &Path) -> String {
+    path.strip_prefix(dir).map(|p| p.to_string_lossy().replace('\\', "/")).unwrap_or_default()
 }
 
 /// The `file://` URL of a local file: absolute, percent-encoded (a relative path would make
@@ -135,7 +192,7 @@ pub fn visit(
 fn read_page(
     dir: &Path,
     path: &Path,
-    manifest: &HashMap<String, String>,
+    manifest: &HashMap<String, ManifestEntry>,
     max_page_bytes: u64,
     progress: &ByteCounter,
 ) -> InputEvent {
@@ -143,8 +200,7 @@ fn read_page(
         Ok(bytes) => bytes,
         Err(skipped) => return InputEvent::Skipped(skipped),
     };
-    let relative = path.strip_prefix(dir).map(|p| p.to_string_lossy().replace('\\', "/")).unwrap_or_default();
-    let url = manifest.get(&relative).cloned().unwrap_or_else(|| file_url(path));
+    let url = manifest.get(&relative_path(dir, path)).map_or_else(|| file_url(path), |entry| entry.url.clone());
     InputEvent::Page(RawPage {
         url,
         origin: path.display().to_string(),
@@ -236,6 +292,33 @@ mod tests {
         assert_eq!(urls[0], "https://x.example/a");
         assert!(urls[1].starts_with("file://") && urls[1].ends_with("b.html"), "{}", urls[1]);
         assert!(urls[2].starts_with("file://") && urls[2].ends_with("c.html"), "{}", urls[2]);
+    }
+
+    #[test]
+    fn a_manifest_line_with_no_url_or_no_page_is_told() {
+        let dir = tempfile::tempdir().unwrap();
+        std::fs::write(dir.path().join("a.html"), "<p>a").unwrap();
+        std::fs::write(dir.path().join("b.html"), "<p>b").unwrap();
+        std::fs::write(dir.path().join("notes.txt"), "not a page").unwrap();
+        let manifest = "a.html\tnot a url\nb.html\thttps://x.example/b\ngone.html\thttps://x.example/g\nnotes.txt\thttps://x.example/n\n";
+        std::fs::write(dir.path().join(MANIFEST), manifest).unwrap();
+
+        let mut urls = Vec::new();
+        for event in collect(dir.path(), 1000) {
+            match event {
+                InputEvent::Skipped(s) => {
+                    assert!(s.reason == SkipReason::BadRecord && s.origin.ends_with("urls.tsv:1"), "{s}");
+                    assert!(s.detail.contains("not an absolute URL"), "{s}");
+                }
+                InputEvent::Page(p) => urls.push(p.url),
+            }
+        }
+        assert!(urls[0].starts_with("file://") && urls[0].ends_with("a.html"), "{}", urls[0]);
+        assert_eq!(urls[1], "https://x.example/b");
+        let warnings = manifest_warnings(dir.path());
+        assert_eq!(warnings.len(), 2, "{warnings:?}");
+        assert!(warnings[0].contains("urls.tsv:3: no file gone.html"), "{}", warnings[0]);
+        assert!(warnings[1].contains("urls.tsv:4: notes.txt is not read as a page"), "{}", warnings[1]);
     }
 
     #[test]

@@ -204,6 +204,16 @@ impl Source {
         Ok(sources)
     }
 
+    /// What the user should hear about this source before it is read, once (a read reports
+    /// its records, and a build reads its inputs more than once): the lines of a folder's
+    /// `urls.tsv` that name no page of the folder.
+    pub fn warnings(&self) -> Vec<String> {
+        match self {
+            Source::Folder(dir) => folder::manifest_warnings(dir),
+            Source::Warc(_) | Source::JsonLines(_) => Vec::new(),
+        }
+    }
+
     /// Bytes on disk, for progress.
     pub fn size_on_disk(&self) -> u64 {
         match self {

@@ -50,6 +50,9 @@ pub fn extract(
 ) -> Result<ExtractSummary, BuildError> {
     let started = Instant::now();
     let sources = Source::of_inputs(inputs)?;
+    for warning in sources.iter().flat_map(Source::warnings) {
+        observer.warning(&warning);
+    }
     let total_bytes: u64 = sources.iter().map(Source::size_on_disk).sum();
     let write_error = |path: &Path| {
         let path = path.display().to_string();

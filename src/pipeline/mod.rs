@@ -199,6 +199,9 @@ pub fn build_with_options(
         check_shard_config(config)?;
     }
     let sources = Source::of_inputs(inputs)?;
+    for warning in sources.iter().flat_map(Source::warnings) {
+        observer.warning(&warning);
+    }
     let earlier = match mode {
         BuildMode::Replace => None,
         BuildMode::Append => match current_build(dir) {
