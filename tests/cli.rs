@@ -920,3 +920,28 @@ fn manifest_lines_that_name_no_page_or_no_url_are_told() {
     assert!(ids.contains(&"https://trees.example/a".to_string()), "{ids:?}");
     assert!(ids.iter().any(|id| id.starts_with("file:///") && id.ends_with("/sub/b.html")), "{ids:?}");
 }
+
+/// Issue 21, F9: a JSON Lines line that is not a record says what is wrong in its own terms.
+#[test]
+fn json_lines_messages_name_the_wrong_field() {
+    let input = tempfile::tempdir().unwrap();
+    let out = tempfile::tempdir().unwrap();
+    let path = input.path().join("pages.jsonl");
+    let lines = [
+        r#"{"url": "https://a.example/", "html": "<title>Fine</title><p>A page that is fine and has words.</p>"}"#,
+        "[1,2,3]",
+        r#"{"url": 123, "html": "<p>a"}"#,
+        r#"{"url": "https://b.example/", "html": "<p>cut"#,
+    ];
+    std::fs::write(&path, lines.join("\n")).unwrap();
+    let built = indexer().args(["build"]).arg(&path).arg("--dir").arg(out.path()).output().unwrap();
+    let stderr = String::from_utf8_lossy(&built.stderr);
+    assert!(built.status.success(), "{stderr}");
+    assert!(stderr.contains("pages.jsonl:2: skipped (bad-record): not a JSON object but an array"), "{stderr}");
+    assert!(
+        stderr.contains("pages.jsonl:3: skipped (bad-record): \"url\" is a number; it must be a string"),
+        "{stderr}"
+    );
+    assert!(stderr.contains("pages.jsonl:4: skipped (bad-record): the line ends inside its JSON value"), "{stderr}");
+    assert!(!stderr.contains("line 2 column"), "{stderr}");
+}

@@ -106,6 +106,67 @@ fn event_of(mut line: Line, origin: String, options: &ReadOptions) -> InputEvent
     InputEvent::Page(RawPage { url, origin, bytes, http_charset: Some("utf-8".into()), http_language: None })
 }
 
+/// Why a line that is not a record is not: which field is wrong and what it should be, or what
+/// the line is instead of an object. serde's own message names neither the field (`invalid
+/// type: integer`, met in an array as in a field) nor a place the user can use: its "line 2" of
+/// a cut record is the newline after it, in a file whose line number the origin already gives.
+fn why_not(line: &[u8], error: &serde_json::Error) -> String {
+    use serde_json::Value;
+    // Without its newline, a record cut inside a string ends there, not at a control character.
+    let value = match serde_json::from_slice::<Value>(line.trim_ascii_end()) {
+        Ok(value) => value,
+        Err(e) if e.is_eof() => {
+            return format!("the line ends inside its JSON value (a cut or unfinished record); expected {SHAPE}");
+        }
+        Err(e) => return format!("not JSON ({} at column {}); expected {SHAPE}", without_position(&e), e.column()),
+    };
+    let Value::Object(fields) = value else {
+        return format!("not a JSON object but {}; expected {SHAPE}", kind_of(&value));
+    };
+    const STRINGS: [&str; 5] = ["url", "html", "text", "contents", "title"];
+    const IDENTIFIERS: [&str; 3] = ["id", "_id", "docid"];
+    for name in STRINGS {
+        match fields.get(name) {
+            Some(Value::String(_) | Value::Null) | None => {}
+            Some(Value::Number(_)) if name == "url" => {
+                return "\"url\" is a number; it must be a string (a number is read as the identifier in \"id\", \"_id\" \
+                        or \"docid\")"
+                    .to_string();
+            }
+            Some(other) => return format!("\"{name}\" is {}; it must be a string", kind_of(other)),
+        }
+    }
+    for name in IDENTIFIERS {
+        match fields.get(name) {
+            Some(Value::String(_) | Value::Number(_) | Value::Null) | None => {}
+            Some(other) => return format!("\"{name}\" is {}; it must be a string or a number", kind_of(other)),
+        }
+    }
+    format!("not {SHAPE}: {}", without_position(error))
+}
+
+/// serde_json's message without its ` at line L column C`.
+fn without_position(error: &serde_json::Error) -> String {
+    let message = error.to_string();
+    match message.rfind(" at line ") {
+        Some(end) => message[..end].to_string(),
+        None => message,
+    }
+}
+
+/// A JSON value's kind, as the messages name it.
+fn kind_of(value: &serde_json::Value) -> &'static str {
+    use serde_json::Value;
+    match value {
+        Value::Null => "null",
+        Value::Bool(_) => "a boolean",
+        Value::Number(_) => "a number",
+        Value::String(_) => "a string",
+        Value::Array(_) => "an array",
+        Value::Object(_) => "an object",
+    }
+}
+
 pub fn visit(
     path: &Path,
     options: &ReadOptions,
@@ -153,12 +214,16 @@ pub fn visit(
             }
             Ok(_) if line.iter().all(u8::is_ascii_whitespace) => continue,
             Ok(_) => match serde_json::from_slice::<Line>(&line) {
-                Ok(record) => event_of(record, origin, options),
-                Err(e) => InputEvent::Skipped(Skipped {
+                // serde reads a struct from an array too, by position: a record is an object.
+                Ok(record) if line.trim_ascii_start().starts_with(b"{") => event_of(record, origin, options),
+                Ok(_) => InputEvent::Skipped(Skipped {
                     origin,
                     reason: SkipReason::BadRecord,
-                    detail: format!("not {SHAPE}: {e}"),
+                    detail: format!("not a JSON object but an array; expected {SHAPE}"),
                 }),
+                Err(e) => {
+                    InputEvent::Skipped(Skipped { origin, reason: SkipReason::BadRecord, detail: why_not(&line, &e) })
+                }
             },
         };
         if !sink(event) {
@@ -219,6 +284,35 @@ mod tests {
             matches!(&events[1], InputEvent::Skipped(s) if s.reason == SkipReason::BadRecord && s.origin.ends_with(":3"))
         );
         assert!(matches!(&events[2], InputEvent::Page(p) if p.bytes == b"<p>b"));
+    }
+
+    #[test]
+    fn a_bad_line_says_which_field_is_wrong_or_what_the_line_is() {
+        let lines = [
+            "[1,2,3]",
+            r#"["https://a.example/", null, null, null, "<p>a"]"#,
+            r#"{"url": "https://a.example/", "html": "<p>cut"#,
+            r#"{"url": 123, "html": "<p>a"}"#,
+            r#"{"url": "https://a.example/", "html": ["<p>a"]}"#,
+            r#"{"id": true, "text": "a"}"#,
+            r#"{"url": "https://a.example/", "html": "<p>a"} trailing"#,
+        ]
+        .join("\n");
+        let details: Vec<String> = events(&lines, &ReadOptions::new(1000))
+            .into_iter()
+            .map(|e| match e {
+                InputEvent::Skipped(s) if s.reason == SkipReason::BadRecord => s.detail,
+                other => panic!("not a bad record: {:?}", skip_reason(&other)),
+            })
+            .collect();
+        assert!(details[0].starts_with("not a JSON object but an array;"), "{}", details[0]);
+        assert!(details[1].starts_with("not a JSON object but an array;"), "{}", details[1]);
+        assert!(details[2].starts_with("the line ends inside its JSON value"), "{}", details[2]);
+        assert!(details[3].starts_with("\"url\" is a number; it must be a string") && details[3].contains("\"id\""));
+        assert!(details[4].starts_with("\"html\" is an array; it must be a string"), "{}", details[4]);
+        assert!(details[5].starts_with("\"id\" is a boolean; it must be a string or a number"), "{}", details[5]);
+        assert!(details[6].starts_with("not JSON (trailing characters at column"), "{}", details[6]);
+        assert!(details.iter().all(|d| !d.contains("line 2") && !d.contains(" at line ")), "{details:?}");
     }
 
     #[test]
