@@ -7,7 +7,7 @@ use indicatif::{ProgressBar, ProgressStyle};
 use crate::commands::prelude::*;
 
 pub const LONG_ABOUT: &str = "Build the DocView records and both indexes.\n\n\
-        INPUT is a folder of pages (.html/.htm, also .gz; recursive; an optional urls.tsv \
+        INPUT is a folder of pages (.html, .htm, .xhtml, .shtml, also .gz; recursive; an optional urls.tsv \
         manifest of <path><TAB><url> gives their URLs), a crawl file (WARC 0.17-1.1 or ARC, \
         plain or gzipped: .warc, .warc.gz, .arc, .arc.gz, Common Crawl's .warc.wet.gz (with \
         --accept text) and .warc.wat.gz, or any file that starts like a WARC or ARC record; \

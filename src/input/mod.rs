@@ -1,6 +1,6 @@
 //! Input: where pages come from.
 //!
-//! An input is a folder of pages (`.html`, `.htm`, also gzipped, recursive, with an optional
+//! An input is a folder of pages (`.html`, `.htm`, `.xhtml`, `.shtml`, also gzipped, recursive, with an optional
 //! `urls.tsv` manifest), a crawl file (WARC or ARC, plain or gzip: [`crawl`]), or a JSON Lines
 //! file of pages (`{"url","html"}`) or text documents (`{"id","text"}`).
 //! Each source is read by a visitor that hands every page, or the reason a record is not a

@@ -190,8 +190,8 @@ impl FileNames {
     }
 }
 
-/// A page file's name without its page extensions (`.gz`, then `.html`, `.htm` or `.xhtml`,
-/// any case): `bbc.co.uk_news_01.html` → `bbc.co.uk_news_01`, `0039.html.gz` → `0039`. Dots
+/// A page file's name without its page extensions (`.gz`, then `.html`, `.htm`, `.xhtml` or
+/// `.shtml`, any case: the pages a folder holds): `bbc.co.uk_news_01.html` → `bbc.co.uk_news_01`, `0039.html.gz` → `0039`. Dots
 /// inside the name are part of it.
 fn page_stem(file: &str) -> &str {
     let strip = |name: &'static str, file: &str| -> Option<usize> {
@@ -199,7 +199,7 @@ fn page_stem(file: &str) -> &str {
         (file.is_char_boundary(cut) && file[cut..].eq_ignore_ascii_case(name)).then_some(cut)
     };
     let file = strip(".gz", file).map_or(file, |cut| &file[..cut]);
-    [".html", ".htm", ".xhtml"].iter().find_map(|ext| strip(ext, file)).map_or(file, |cut| &file[..cut])
+    [".html", ".htm", ".xhtml", ".shtml"].iter().find_map(|ext| strip(ext, file)).map_or(file, |cut| &file[..cut])
 }
 
 #[cfg(test)]
@@ -221,6 +221,7 @@ mod tests {
         assert_eq!(names.next("/crawl/bbc.co.uk_news_01.html", false), "bbc.co.uk_news_01.txt");
         assert_eq!(names.next("/crawl/bbc.co.uk_news_02.HTM", false), "bbc.co.uk_news_02.txt");
         assert_eq!(names.next("/crawl/0039.html.gz", false), "0039.txt");
+        assert_eq!(names.next("/crawl/index.SHTML", false), "index.txt");
         assert_eq!(names.next("/crawl/notes.v2.gz", false), "notes.v2.txt");
         assert_eq!(names.next("/crawl/.html", false), "page.txt");
     }

@@ -96,7 +96,7 @@ pub enum BuildError {
     )]
     NothingIndexed { summary: Box<BuildSummary> },
     #[error(
-        "the inputs hold no pages (a folder is searched for .html and .htm pages and for crawl files: .warc, .arc and .jsonl, optionally .gz); nothing was built"
+        "the inputs hold no pages (a folder is searched for .html, .htm, .xhtml and .shtml pages and for crawl files: .warc, .arc and .jsonl, optionally .gz); nothing was built"
     )]
     NoPages { summary: Box<BuildSummary> },
     #[error(transparent)]
