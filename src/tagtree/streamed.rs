@@ -45,9 +45,7 @@ pub fn place_streamed_segments(dom: &mut Dom) -> usize {
     }
     for (n, segment) in &segments {
         match places.get(n) {
-            // A place inside the segment itself (markup that is not React's) would make a
-            // cycle: the segment stays where it is.
-            Some(&(place, is_boundary)) if dom.node(place).parent().is_some() && !is_inside(dom, place, *segment) => {
+            Some(&(place, is_boundary)) if can_fill(dom, place, *segment) => {
                 let children: Vec<DomId> = dom.children(*segment).collect();
                 for child in children {
                     dom.move_before(place, child);
@@ -62,6 +60,14 @@ pub fn place_streamed_segments(dom: &mut Dom) -> usize {
         }
     }
     segments.len()
+}
+
+/// Whether React's script would move `segment` into `place`: it finds both by id in the
+/// document, so neither may lie in a template's inert content or in a fallback already
+/// replaced (content moved there would be lost with it), and a place inside the segment itself
+/// (markup that is not React's) would make a cycle.
+fn can_fill(dom: &Dom, place: DomId, segment: DomId) -> bool {
+    is_inside(dom, place, Dom::DOCUMENT) && is_inside(dom, segment, Dom::DOCUMENT) && !is_inside(dom, place, segment)
 }
 
 /// Whether `node` lies in the subtree of `ancestor`.
@@ -133,6 +139,24 @@ mod tests {
         let text = visible_text(html);
         assert!(text.contains("Streamed part") && text.contains("Its own place"), "{text:?}");
         assert!(!text.contains("Mobile menu"), "{text:?}");
+    }
+
+    #[test]
+    fn a_place_the_document_does_not_hold_leaves_its_segment_where_it_stands() {
+        // A placeholder in a template's inert content, one in a fallback the boundary's
+        // content has replaced by the time its segment comes, and a segment in inert content.
+        let html = "<html><body><p>Lead</p><template><p>Inert</p><template id=\"P:1\"></template></template>\
+            <template><div hidden id=\"S:4\"><p>Inert segment</p></div></template><template id=\"P:4\"></template>\
+            <!--$?--><template id=\"B:2\"></template><div><p>Spinner</p><template id=\"P:3\"></template></div><!--/$-->\
+            <div hidden id=\"S:1\"><p>Streamed into a template</p></div>\
+            <div hidden id=\"S:2\"><p>The boundary's content</p></div>\
+            <div hidden id=\"S:3\"><p>Streamed into a replaced fallback</p></div></body></html>";
+        let text = visible_text(html);
+        for kept in ["Lead", "Streamed into a template", "The boundary's content", "Streamed into a replaced fallback"]
+        {
+            assert!(text.contains(kept), "{kept:?} not in {text:?}");
+        }
+        assert!(!text.contains("Inert") && !text.contains("Spinner"), "{text:?}");
     }
 
     #[test]
