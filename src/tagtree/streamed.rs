@@ -13,7 +13,7 @@
 //! bodies); a segment with no place to fill is shown where it stands, as its content is the
 //! page's.
 
-use std::collections::HashMap;
+use std::collections::{HashMap, HashSet};
 
 use super::build::attribute;
 use super::dom::{Dom, DomData, DomId};
@@ -24,6 +24,7 @@ pub fn place_streamed_segments(dom: &mut Dom) -> usize {
     // Each place by its id's number: the template's node, and whether it opens a Suspense
     // boundary (`B:`, whose fallback the content replaces) rather than a placeholder (`P:`).
     let mut places: HashMap<String, (DomId, bool)> = HashMap::new();
+    let mut boundaries: HashSet<DomId> = HashSet::new();
     for id in 0..dom.len() {
         let DomData::Element(element) = &dom.node(id).data else { continue };
         let Some(name) = attribute(&element.attrs, "id") else { continue };
@@ -36,6 +37,7 @@ pub fn place_streamed_segments(dom: &mut Dom) -> usize {
             "template" => {
                 if let Some(n) = name.strip_prefix("B:") {
                     places.entry(n.to_string()).or_insert((id, true));
+                    boundaries.insert(id);
                 } else if let Some(n) = name.strip_prefix("P:") {
                     places.entry(n.to_string()).or_insert((id, false));
                 }
@@ -43,6 +45,7 @@ pub fn place_streamed_segments(dom: &mut Dom) -> usize {
             _ => {}
         }
     }
+    let fallback_ends = fallback_ends(dom, &boundaries);
     for (n, segment) in &segments {
         match places.get(n) {
             Some(&(place, is_boundary)) if can_fill(dom, place, *segment) => {
@@ -50,8 +53,8 @@ pub fn place_streamed_segments(dom: &mut Dom) -> usize {
                 for child in children {
                     dom.move_before(place, child);
                 }
-                if is_boundary {
-                    remove_fallback(dom, place);
+                if let Some(&end) = fallback_ends.get(&place).filter(|_| is_boundary) {
+                    remove_fallback(dom, place, end);
                 }
                 dom.detach(place);
                 dom.detach(*segment);
@@ -75,30 +78,48 @@ fn is_inside(dom: &Dom, node: DomId, ancestor: DomId) -> bool {
     std::iter::successors(Some(node), |&n| dom.node(n).parent()).any(|n| n == ancestor)
 }
 
-/// Removes the siblings after a boundary's template up to the comment that closes the
-/// boundary (`/$`), as `$RC` does: boundaries nested in the fallback open with `$`, `$?` or
-/// `$!` comments and close with their own `/$`. Nothing is removed when the closing comment is
-/// missing.
-fn remove_fallback(dom: &mut Dom, template: DomId) {
-    let mut fallback = Vec::new();
-    let mut depth = 0usize;
-    let mut next = dom.node(template).next_sibling();
-    while let Some(id) = next {
-        if let DomData::Comment(text) = &dom.node(id).data {
-            if &**text == "/$" {
-                if depth == 0 {
-                    for id in fallback {
-                        dom.detach(id);
-                    }
-                    return;
+/// The comment closing the boundary each template of `boundaries` opens (`/$`): the first
+/// after it that does not close a boundary opened after it, nested in its fallback (`$`, `$?`
+/// or `$!`). Found in one pass over the children of the templates' parents, where a walk from
+/// each template would be quadratic in a page of many boundaries missing their closing
+/// comments. A template whose boundary is not closed has no fallback to remove.
+fn fallback_ends(dom: &Dom, boundaries: &HashSet<DomId>) -> HashMap<DomId, DomId> {
+    let mut parents: Vec<DomId> = boundaries.iter().filter_map(|&id| dom.node(id).parent()).collect();
+    parents.sort_unstable();
+    parents.dedup();
+    let mut ends = HashMap::new();
+    for parent in parents {
+        // The templates waiting for their closing comment, by how many boundaries opened after
+        // them are still open.
+        let mut waiting: Vec<Vec<DomId>> = vec![Vec::new()];
+        for id in dom.children(parent) {
+            match &dom.node(id).data {
+                DomData::Comment(text) if &**text == "/$" => {
+                    let closed =
+                        if waiting.len() > 1 { waiting.pop() } else { waiting.first_mut().map(std::mem::take) };
+                    ends.extend(closed.into_iter().flatten().map(|template| (template, id)));
                 }
-                depth -= 1;
-            } else if matches!(&**text, "$" | "$?" | "$!") {
-                depth += 1;
+                DomData::Comment(text) if matches!(&**text, "$" | "$?" | "$!") => waiting.push(Vec::new()),
+                _ if boundaries.contains(&id) => waiting.last_mut().into_iter().for_each(|level| level.push(id)),
+                _ => {}
             }
         }
-        fallback.push(id);
-        next = dom.node(id).next_sibling();
+    }
+    ends
+}
+
+/// Removes the siblings between a boundary's template and the comment closing the boundary,
+/// as `$RC` does. Content is only moved in before a place, and all of a segment's children
+/// together, so `end` found before any move still follows the template; should it not,
+/// nothing is removed.
+fn remove_fallback(dom: &mut Dom, template: DomId, end: DomId) {
+    let siblings = std::iter::successors(dom.node(template).next_sibling(), |&id| dom.node(id).next_sibling());
+    let fallback: Vec<DomId> = siblings.take_while(|&id| id != end).collect();
+    let after = fallback.last().map_or(dom.node(template).next_sibling(), |&id| dom.node(id).next_sibling());
+    if after == Some(end) {
+        for id in fallback {
+            dom.detach(id);
+        }
     }
 }
 
@@ -157,6 +178,26 @@ mod tests {
             assert!(text.contains(kept), "{kept:?} not in {text:?}");
         }
         assert!(!text.contains("Inert") && !text.contains("Spinner"), "{text:?}");
+    }
+
+    #[test]
+    fn a_fallback_ends_at_its_own_closing_comment() {
+        // Boundaries nested in a fallback close before it; a boundary opened after the
+        // template and left open keeps the fallback; two templates may share a closing comment.
+        let html = "<html><body><!--$?--><template id=\"B:0\"></template><p>Spinner</p>\
+            <!--$--><p>Nested fallback</p><!--/$--><p>Spinner tail</p><!--/$--><p>After the boundary</p>\
+            <!--$?--><template id=\"B:1\"></template><p>Open fallback</p><!--$--><p>Never closed</p>\
+            <!--$?--><template id=\"B:2\"></template><template id=\"B:3\"></template><p>Shared fallback</p><!--/$-->\
+            <p>Tail</p>\
+            <div hidden id=\"S:0\"><p>Zero</p></div><div hidden id=\"S:1\"><p>One</p></div>\
+            <div hidden id=\"S:2\"><p>Two</p></div><div hidden id=\"S:3\"><p>Three</p></div></body></html>";
+        let text = visible_text(html);
+        for kept in ["Zero", "After the boundary", "One", "Open fallback", "Never closed", "Two", "Three", "Tail"] {
+            assert!(text.contains(kept), "{kept:?} not in {text:?}");
+        }
+        for gone in ["Spinner", "Nested fallback", "Shared fallback"] {
+            assert!(!text.contains(gone), "{gone:?} in {text:?}");
+        }
     }
 
     #[test]
