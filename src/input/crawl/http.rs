@@ -99,25 +99,35 @@ fn status_of(line: &str) -> Option<u16> {
 /// Undoes a content encoding when the body's magic bytes show it. A stale header over a body
 /// the crawler already decoded (plain markup) leaves the body as it is.
 fn decode_content(body: Vec<u8>, encoding: &str, max_body: u64) -> Result<Vec<u8>, String> {
+    let compressed = body.as_slice();
     match encoding {
-        "gzip" | "x-gzip" if body.starts_with(&[0x1f, 0x8b]) => {
-            inflate(flate2::read::MultiGzDecoder::new(&body[..]), max_body)
+        "gzip" | "x-gzip" if compressed.starts_with(&[0x1f, 0x8b]) => {
+            inflate(|| Ok(flate2::read::MultiGzDecoder::new(compressed)), max_body)
         }
-        "deflate" if looks_like_zlib(&body) => inflate(flate2::read::ZlibDecoder::new(&body[..]), max_body),
+        "deflate" if looks_like_zlib(compressed) => {
+            inflate(|| Ok(flate2::read::ZlibDecoder::new(compressed)), max_body)
+        }
         // Some servers send raw deflate under the name; a body that is already text is not.
-        "deflate" if !looks_like_text(&body) => inflate(flate2::read::DeflateDecoder::new(&body[..]), max_body),
-        // Brotli streams have no magic bytes: a body that is not text is taken for one.
-        "br" if !looks_like_text(&body) => inflate(brotli_decompressor::Decompressor::new(&body[..], 4096), max_body),
-        "zstd" if body.starts_with(&ZSTD_MAGIC) => {
-            let corrupt = |e| format!("corrupt compressed body: {e}");
-            let mut decoder = zstd::stream::read::Decoder::with_buffer(&body[..]).map_err(corrupt)?;
-            // HTTP's zstd coding limits a frame's window to 8 MiB (RFC 9659, §3), which browsers
-            // enforce; a frame asking for more (the decoder's own bound is 128 MiB, allocated
-            // per body) is refused as they refuse it.
-            decoder.window_log_max(ZSTD_HTTP_WINDOW_LOG).map_err(corrupt)?;
-            inflate(decoder, max_body)
+        "deflate" if !looks_like_text(compressed) => {
+            inflate(|| Ok(flate2::read::DeflateDecoder::new(compressed)), max_body)
         }
-        "zstd" | "compress" if !looks_like_text(&body) => {
+        // Brotli streams have no magic bytes: a body that is not text is taken for one.
+        "br" if !looks_like_text(compressed) => {
+            inflate(|| Ok(brotli_decompressor::Decompressor::new(compressed, 4096)), max_body)
+        }
+        "zstd" if compressed.starts_with(&ZSTD_MAGIC) => {
+            let open = || {
+                let corrupt = |e| format!("corrupt compressed body: {e}");
+                let mut decoder = zstd::stream::read::Decoder::with_buffer(compressed).map_err(corrupt)?;
+                // HTTP's zstd coding limits a frame's window to 8 MiB (RFC 9659, §3), which
+                // browsers enforce; a frame asking for more (the decoder's own bound is 128 MiB,
+                // allocated per body) is refused as they refuse it.
+                decoder.window_log_max(ZSTD_HTTP_WINDOW_LOG).map_err(corrupt)?;
+                Ok(decoder)
+            };
+            inflate(open, max_body)
+        }
+        "zstd" | "compress" if !looks_like_text(compressed) => {
             Err(format!("the body is {encoding}-compressed, which this reader does not decode"))
         }
         _ => Ok(body),
@@ -140,20 +150,56 @@ fn looks_like_text(body: &[u8]) -> bool {
     body[..body.len().min(512)].iter().all(|&b| b >= 0x20 || matches!(b, b'\t' | b'\n' | b'\r' | 0x0c))
 }
 
-/// Inflates up to `max_body` bytes. A stream cut short keeps what was decoded before the cut
-/// (a clipped page is still a page); a stream corrupt from the start is an error.
-fn inflate(reader: impl Read, max_body: u64) -> Result<Vec<u8>, String> {
+/// Inflates up to `max_body` bytes with the decoder `open` makes. A stream cut short or
+/// damaged past its start keeps what was decoded before the fault (a clipped page is still a
+/// page); a stream corrupt from the start is an error.
+fn inflate<R: Read>(open: impl Fn() -> Result<R, String>, max_body: u64) -> Result<Vec<u8>, String> {
+    let limit = max_body.saturating_add(1);
     let mut bytes = Vec::new();
-    let result = reader.take(max_body.saturating_add(1)).read_to_end(&mut bytes);
+    let mut chunk = vec![0; INFLATE_CHUNK];
+    let mut decoder = open()?.take(limit);
+    let mut fault = loop {
+        match decoder.read(&mut chunk) {
+            Ok(0) => break None,
+            Ok(n) => bytes.extend_from_slice(&chunk[..n]),
+            Err(e) if e.kind() == std::io::ErrorKind::Interrupted => {}
+            Err(e) => break Some(e),
+        }
+    };
+    if fault.is_some() {
+        // A decoder returns the error instead of the bytes it decoded in the read that meets
+        // the fault (up to a chunk). Decoding again, past the bytes kept, one byte per read up
+        // to the fault recovers all but the byte of the failing read; only damaged bodies take
+        // this path, for one chunk at most.
+        let mut again = open()?.take(limit);
+        let skipped = std::io::copy(&mut (&mut again).take(bytes.len() as u64), &mut std::io::sink());
+        if matches!(skipped, Ok(n) if n == bytes.len() as u64) {
+            let mut byte = [0u8];
+            for _ in 0..INFLATE_CHUNK {
+                match again.read(&mut byte) {
+                    Ok(0) => break,
+                    Ok(_) => bytes.push(byte[0]),
+                    Err(e) if e.kind() == std::io::ErrorKind::Interrupted => {}
+                    Err(e) => {
+                        fault = Some(e);
+                        break;
+                    }
+                }
+            }
+        }
+    }
     if bytes.len() as u64 > max_body {
         return Err(format!("body larger than {max_body} bytes after decompression"));
     }
-    match result {
-        Ok(_) => Ok(bytes),
-        Err(_) if !bytes.is_empty() => Ok(bytes),
-        Err(e) => Err(format!("corrupt compressed body: {e}")),
+    match fault {
+        Some(e) if bytes.is_empty() => Err(format!("corrupt compressed body: {e}")),
+        _ => Ok(bytes),
     }
 }
+
+/// The most a decoder is asked for per read when inflating a body, and so the most a read
+/// that meets a fault can lose before [`inflate`] decodes it again byte by byte.
+const INFLATE_CHUNK: usize = 16 * 1024;
 
 /// Joins a chunked body; `None` when the body is not chunked. A body cut short inside its
 /// chunks keeps the chunks read.
@@ -294,6 +340,32 @@ mod tests {
         assert_eq!(r.body, b"<p>plain");
         let not_zstd = b"HTTP/1.1 200 OK\r\nContent-Encoding: zstd\r\n\r\n\x8b\x02\x80";
         assert!(parse_response(not_zstd, 100).is_err());
+    }
+
+    #[test]
+    fn a_body_damaged_past_its_start_keeps_all_it_decoded_before_the_damage() {
+        // A whole page, flushed to a byte boundary, then a deflate block of the reserved type
+        // (BFINAL 1, BTYPE 11: the byte 0x07), which every decoder refuses: the page was
+        // decoded before the fault and is kept but for the byte of the decoder's last call
+        // (the read that met the fault used to drop all it had decoded, up to half the page).
+        let page = format!("<p>a page {}", crate::input::crawl::gzip::tests::varied_text(20_000));
+        let mut deflate = flate2::write::DeflateEncoder::new(Vec::new(), flate2::Compression::default());
+        deflate.write_all(page.as_bytes()).unwrap();
+        deflate.flush().unwrap();
+        let mut raw_deflate = deflate.get_ref().clone();
+        raw_deflate.push(0x07);
+        let gzip = [&[0x1f, 0x8b, 8, 0, 0, 0, 0, 0, 0, 0xff][..], &raw_deflate].concat();
+        let zlib = [&[0x78, 0x9c][..], &raw_deflate].concat();
+        for (encoding, body) in [("gzip", gzip), ("deflate", zlib), ("deflate", raw_deflate)] {
+            let mut raw = format!("HTTP/1.1 200 OK\r\nContent-Encoding: {encoding}\r\n\r\n").into_bytes();
+            raw.extend_from_slice(&body);
+            let kept = parse_response(&raw, 1 << 22).unwrap().body;
+            assert!(page.as_bytes().starts_with(&kept), "{encoding}");
+            assert!(kept.len() + 1 >= page.len(), "{encoding}: kept {} of the page's {} bytes", kept.len(), page.len());
+        }
+        // A stream corrupt from its first byte is still an error.
+        let raw = b"HTTP/1.1 200 OK\r\nContent-Encoding: deflate\r\n\r\n\x07\x07\x07";
+        assert!(parse_response(raw, 100).unwrap_err().contains("corrupt compressed body"));
     }
 
     #[test]
