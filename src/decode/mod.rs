@@ -6,6 +6,14 @@
 //! chardetng's guess (with the URL's top-level domain as a hint), which is how undeclared
 //! GBK/GB2312 pages come out right. UTF-8 is checked before running the detector because the
 //! detector is slow (~6 MB/s on Chinese) and most of the web is UTF-8.
+//!
+//! Unlike a browser, a declaration the bytes contradict is not obeyed (as trafilatura and
+//! jusText do not): bytes that are valid UTF-8 and hold non-ASCII text are UTF-8 whatever
+//! was declared, since text in another encoding is all but never valid UTF-8 (servers and
+//! archives that re-encode pages keep the old label: clean-train's page-signal README says
+//! some of its pages are UTF-8 declaring ISO-8859-1); and a page declared UTF-8 whose
+//! non-ASCII bytes are mostly not UTF-8 (a Latin-1 or GBK page under a site-wide UTF-8 label)
+//! goes to the detector. A stray bad byte in a UTF-8 page leaves the declaration standing.
 
 use encoding_rs::{Encoding, UTF_8, WINDOWS_1252};
 use serde::Serialize;
@@ -30,7 +38,9 @@ pub enum CharsetSource {
     ByteOrderMark,
     HttpHeader,
     MetaTag,
+    /// Valid UTF-8: nothing was declared, or the bytes contradict what was.
     ValidUtf8,
+    /// chardetng's guess: nothing was declared, or the bytes contradict a declared UTF-8.
     Detected,
 }
 
@@ -49,15 +59,70 @@ pub fn decode(bytes: &[u8], http_charset: Option<&str>, url: &str) -> DecodedPag
     if let Some((encoding, bom_len)) = Encoding::for_bom(bytes) {
         return finish(&bytes[bom_len..], encoding, CharsetSource::ByteOrderMark);
     }
-    if let Some(encoding) = http_charset.and_then(|label| Encoding::for_label(label.trim().as_bytes())) {
-        return finish(bytes, for_html(encoding), CharsetSource::HttpHeader);
+    let declared = http_charset
+        .and_then(|label| Encoding::for_label(label.trim().as_bytes()))
+        .map(|encoding| (encoding, CharsetSource::HttpHeader))
+        .or_else(|| {
+            prescan_meta(&bytes[..bytes.len().min(PRESCAN_BYTES)]).map(|encoding| (encoding, CharsetSource::MetaTag))
+        });
+    let utf8 = Utf8Evidence::of(bytes);
+    match declared.map(|(encoding, source)| (for_html(encoding), source)) {
+        Some((encoding, _)) if encoding != UTF_8 && utf8.is_utf8_text() => {
+            finish(bytes, UTF_8, CharsetSource::ValidUtf8)
+        }
+        Some((encoding, _)) if encoding == UTF_8 && utf8.contradicts_utf8() => detect(bytes, url),
+        Some((encoding, source)) => finish(bytes, encoding, source),
+        None if utf8.invalid == 0 => finish(bytes, UTF_8, CharsetSource::ValidUtf8),
+        None => detect(bytes, url),
     }
-    if let Some(encoding) = prescan_meta(&bytes[..bytes.len().min(PRESCAN_BYTES)]) {
-        return finish(bytes, for_html(encoding), CharsetSource::MetaTag);
+}
+
+/// What a page's bytes say about UTF-8: how many non-ASCII characters they hold as valid
+/// UTF-8, and how many byte sequences are not UTF-8.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+struct Utf8Evidence {
+    characters: usize,
+    invalid: usize,
+}
+
+impl Utf8Evidence {
+    fn of(bytes: &[u8]) -> Self {
+        let mut evidence = Utf8Evidence { characters: 0, invalid: 0 };
+        let mut rest = bytes;
+        loop {
+            let (valid, next) = match std::str::from_utf8(rest) {
+                Ok(_) => (rest, None),
+                Err(e) => {
+                    let after = &rest[e.valid_up_to()..];
+                    let bad = e.error_len().unwrap_or(after.len());
+                    (&rest[..e.valid_up_to()], Some(&after[bad..]))
+                }
+            };
+            // A non-ASCII character starts with a byte of the form 11xxxxxx.
+            evidence.characters += valid.iter().filter(|&&b| b >= 0xc0).count();
+            match next {
+                Some(after) => {
+                    evidence.invalid += 1;
+                    rest = after;
+                }
+                None => return evidence,
+            }
+        }
     }
-    if std::str::from_utf8(bytes).is_ok() {
-        return finish(bytes, UTF_8, CharsetSource::ValidUtf8);
+
+    /// Valid UTF-8 holding non-ASCII text: UTF-8 whatever a declaration says.
+    fn is_utf8_text(self) -> bool {
+        self.invalid == 0 && self.characters > 0
     }
+
+    /// More sequences that are not UTF-8 than characters that are: a page in another encoding.
+    fn contradicts_utf8(self) -> bool {
+        self.invalid > self.characters
+    }
+}
+
+/// chardetng's guess for a page that is not UTF-8.
+fn detect(bytes: &[u8], url: &str) -> DecodedPage {
     let (telling, whole) = telling_bytes(bytes, DETECT_NON_ASCII);
     let mut detector = chardetng::EncodingDetector::new();
     detector.feed(&telling, whole);
@@ -250,6 +315,50 @@ mod tests {
     fn valid_utf8_without_declaration_is_utf8() {
         let page = decode(ZH.as_bytes(), None, "");
         assert_eq!((page.encoding, page.source), (UTF_8, CharsetSource::ValidUtf8));
+    }
+
+    #[test]
+    fn a_declaration_the_bytes_contradict_is_not_obeyed() {
+        // Latin-1 bytes under a UTF-8 label (a site-wide label over an old page).
+        let html = "<meta charset=utf-8><title>Biblioth\u{e8}que</title><p>Les biblioth\u{e8}ques de la ville \
+                    ouvrent le dimanche. Entr\u{e9}e libre, \u{e0} partir de dix heures.";
+        let (latin, _, _) = WINDOWS_1252.encode(html);
+        let page = decode(&latin, None, "https://ville.example.fr/");
+        assert_eq!((page.encoding, page.source), (WINDOWS_1252, CharsetSource::Detected));
+        assert_eq!(page.text, html);
+        let page = decode(&latin, Some("UTF-8"), "https://ville.example.fr/");
+        assert_eq!((page.encoding, page.text.as_str()), (WINDOWS_1252, html));
+        // GBK bytes under a UTF-8 label.
+        let html = ZH.replace("<head>", "<head><meta charset=\"utf-8\">");
+        let (gbk, _, _) = encoding_rs::GBK.encode(&html);
+        let page = decode(&gbk, None, "https://news.example.cn/");
+        assert_eq!((page.encoding, page.text.as_str()), (encoding_rs::GBK, html.as_str()));
+        // UTF-8 bytes under a Latin-1 label, in the meta tag or the HTTP header.
+        let html = "<meta http-equiv=Content-Type content='text/html; charset=ISO-8859-1'><p>R\u{fc}cker sagt \u{201e}ja\u{201c}";
+        let page = decode(html.as_bytes(), None, "");
+        assert_eq!((page.encoding, page.source, page.text.as_str()), (UTF_8, CharsetSource::ValidUtf8, html));
+        let page = decode(ZH.as_bytes(), Some("gb2312"), "");
+        assert_eq!((page.encoding, page.text.as_str()), (UTF_8, ZH));
+    }
+
+    #[test]
+    fn a_declaration_the_bytes_do_not_contradict_stands() {
+        // A stray byte in a UTF-8 page does not overturn its label.
+        let mut bytes = ZH.replace("<head>", "<head><meta charset=utf-8>").into_bytes();
+        bytes.insert(bytes.len() - 20, 0xff);
+        let page = decode(&bytes, None, "");
+        assert_eq!((page.encoding, page.source), (UTF_8, CharsetSource::MetaTag));
+        assert!(page.text.contains("北京大学今天举行了开学典礼") && page.had_errors);
+        // ASCII bytes are valid in both: the label stands.
+        let page = decode(b"<meta charset=windows-1252><p>plain", None, "");
+        assert_eq!((page.encoding, page.source), (WINDOWS_1252, CharsetSource::MetaTag));
+        // Latin-1 bytes under their own label.
+        let (latin, _, _) = WINDOWS_1252.encode("<p>caf\u{e9} cr\u{e8}me");
+        let page = decode(&latin, Some("iso-8859-1"), "");
+        assert_eq!(
+            (page.encoding, page.source, page.text.as_str()),
+            (WINDOWS_1252, CharsetSource::HttpHeader, "<p>café crème")
+        );
     }
 
     #[test]
