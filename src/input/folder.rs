@@ -53,30 +53,66 @@ pub fn size_on_disk(dir: &Path) -> u64 {
     pages(dir).filter_map(Result::ok).filter_map(|e| e.metadata().ok()).map(|m| m.len()).sum()
 }
 
-/// A line of the manifest: the URL it gives a page, and its line number.
+/// A line of the manifest: the URL it gives a page, its line number and the path as written.
 struct ManifestEntry {
     url: String,
     line: usize,
+    written: String,
 }
 
-/// The manifest's URLs by relative path, and its lines that are not `<path><TAB><url>`: each
-/// of those is one bad record (reported, counted and listed in `skipped.tsv`), never the loss
-/// of the folder; a page such a line meant to name keeps its `file://` URL.
-fn read_manifest(dir: &Path) -> Result<(HashMap<String, ManifestEntry>, Vec<Skipped>), InputError> {
+/// What the manifest says: URLs by the page's path as [`relative_path`] names it, the lines
+/// that are not `<path><TAB><url>` (each one bad record, reported, counted and listed in
+/// `skipped.tsv`, never the loss of the folder; a page such a line meant to name keeps its
+/// `file://` URL), and the lines whose path leads out of the folder (no page of it: a warning).
+#[derive(Default)]
+struct Manifest {
+    urls: HashMap<String, ManifestEntry>,
+    bad: Vec<Skipped>,
+    outside: Vec<ManifestEntry>,
+}
+
+/// A manifest path as the folder's walk names the page: `/` between names, `.` and empty names
+/// dropped, `..` taking back the name before it, so `./a.html` and `sub/../a.html` are
+/// `a.html`. An absolute path inside `dir` is taken relative to it. `None` when the path leads
+/// out of the folder. Lexical, as the walk is (it follows no symbolic link).
+fn manifest_path(dir: &Path, written: &str) -> Option<String> {
+    let written = written.replace('\\', "/");
+    let relative = if written.starts_with('/') {
+        let absolute = Path::new(&written);
+        let inside = |root: &Path| absolute.strip_prefix(root).ok().map(|p| p.to_string_lossy().into_owned());
+        inside(dir)
+            .or_else(|| std::fs::canonicalize(dir).ok().and_then(|root| inside(&root)))
+            .or_else(|| std::path::absolute(dir).ok().and_then(|root| inside(&root)))?
+    } else {
+        written
+    };
+    let mut names: Vec<&str> = Vec::new();
+    for name in relative.split('/') {
+        match name {
+            "" | "." => {}
+            ".." => {
+                names.pop()?;
+            }
+            name => names.push(name),
+        }
+    }
+    Some(names.join("/"))
+}
+
+fn read_manifest(dir: &Path) -> Result<Manifest, InputError> {
     let path = dir.join(MANIFEST);
     let bytes = match std::fs::read(&path) {
         Ok(bytes) => bytes,
-        Err(e) if e.kind() == std::io::ErrorKind::NotFound => return Ok((HashMap::new(), Vec::new())),
+        Err(e) if e.kind() == std::io::ErrorKind::NotFound => return Ok(Manifest::default()),
         Err(source) => {
             return Err(InputError::Io { path: path.display().to_string(), source });
         }
     };
-    let mut map = HashMap::new();
-    let mut bad = Vec::new();
+    let mut manifest = Manifest::default();
     for (n, line) in bytes.split(|&b| b == b'\n').enumerate() {
         let origin = format!("{}:{}", path.display(), n + 1);
         let Ok(line) = std::str::from_utf8(line) else {
-            bad.push(Skipped {
+            manifest.bad.push(Skipped {
                 origin,
                 reason: SkipReason::BadRecord,
                 detail: "not UTF-8 text; write the manifest in UTF-8 (its page keeps its file:// URL)".into(),
@@ -92,7 +128,7 @@ fn read_manifest(dir: &Path) -> Result<(HashMap<String, ManifestEntry>, Vec<Skip
                 // The URL becomes the record's identifier and resolves the page's links: one
                 // that is not absolute would do neither.
                 if let Err(e) = url::Url::parse(url.trim()) {
-                    bad.push(Skipped {
+                    manifest.bad.push(Skipped {
                         origin,
                         reason: SkipReason::BadRecord,
                         detail: format!(
@@ -102,16 +138,24 @@ fn read_manifest(dir: &Path) -> Result<(HashMap<String, ManifestEntry>, Vec<Skip
                     });
                     continue;
                 }
-                map.insert(rel.trim().to_string(), ManifestEntry { url: url.trim().to_string(), line: n + 1 });
+                let written = rel.trim().to_string();
+                let relative = manifest_path(dir, &written);
+                let entry = ManifestEntry { url: url.trim().to_string(), line: n + 1, written };
+                match relative {
+                    Some(relative) => {
+                        manifest.urls.insert(relative, entry);
+                    }
+                    None => manifest.outside.push(entry),
+                }
             }
-            _ => bad.push(Skipped {
+            _ => manifest.bad.push(Skipped {
                 origin,
                 reason: SkipReason::BadRecord,
                 detail: "expected <path><TAB><url>; the line is ignored (its page keeps its file:// URL)".into(),
             }),
         }
     }
-    Ok((map, bad))
+    Ok(manifest)
 }
 
 /// Warnings about the lines of `dir`'s manifest that name no page of the folder (a file that
@@ -119,31 +163,41 @@ fn read_manifest(dir: &Path) -> Result<(HashMap<String, ManifestEntry>, Vec<Skip
 /// page its URL, so the page the user meant keeps its `file://` URL. Told once per build, before
 /// the folder is read (each pass over the inputs reads the manifest again).
 pub fn manifest_warnings(dir: &Path) -> Vec<String> {
-    let Ok((manifest, _)) = read_manifest(dir) else {
+    let Ok(manifest) = read_manifest(dir) else {
         return Vec::new();
     };
-    if manifest.is_empty() {
+    if manifest.urls.is_empty() && manifest.outside.is_empty() {
         return Vec::new();
     }
     let pages: std::collections::HashSet<String> =
         pages(dir).filter_map(Result::ok).map(|e| relative_path(dir, e.path())).collect();
-    let mut unmatched: Vec<(usize, &str)> = manifest
+    let mut unmatched: Vec<(usize, String)> = manifest
+        .urls
         .iter()
         .filter(|(rel, _)| !pages.contains(*rel))
-        .map(|(rel, entry)| (entry.line, rel.as_str()))
+        .map(|(rel, entry)| {
+            let written = &entry.written;
+            let what = if dir.join(rel).is_file() {
+                format!("{written} is not read as a page (a page is .html, .htm, .xhtml or .shtml, also .gz)")
+            } else {
+                format!("no file {written} in {} (paths are relative to the folder, as sub/page.html)", dir.display())
+            };
+            (entry.line, what)
+        })
+        .chain(manifest.outside.iter().map(|entry| {
+            let what = format!(
+                "{} is outside {} (paths are relative to the folder, as sub/page.html)",
+                entry.written,
+                dir.display()
+            );
+            (entry.line, what)
+        }))
         .collect();
     unmatched.sort_unstable();
     let path = dir.join(MANIFEST);
     unmatched
         .into_iter()
-        .map(|(line, rel)| {
-            let what = if dir.join(rel).is_file() {
-                format!("{rel} is not read as a page (a page is .html, .htm, .xhtml or .shtml, also .gz)")
-            } else {
-                format!("no file {rel} in {} (paths are relative to the folder, as sub/page.html)", dir.display())
-            };
-            format!("{}:{line}: {what}; the line gives no page its URL", path.display())
-        })
+        .map(|(line, what)| format!("{}:{line}: {what}; the line gives no page its URL", path.display()))
         .collect()
 }
 
@@ -167,8 +221,8 @@ pub fn visit(
     progress: &ByteCounter,
     sink: &mut dyn FnMut(InputEvent) -> bool,
 ) -> Result<(), InputError> {
-    let (manifest, bad_lines) = read_manifest(dir)?;
-    for skipped in bad_lines {
+    let Manifest { urls: manifest, bad, .. } = read_manifest(dir)?;
+    for skipped in bad {
         if !sink(InputEvent::Skipped(skipped)) {
             return Ok(());
         }
@@ -319,6 +373,45 @@ mod tests {
         assert_eq!(warnings.len(), 2, "{warnings:?}");
         assert!(warnings[0].contains("urls.tsv:3: no file gone.html"), "{}", warnings[0]);
         assert!(warnings[1].contains("urls.tsv:4: notes.txt is not read as a page"), "{}", warnings[1]);
+    }
+
+    #[test]
+    fn manifest_paths_are_named_as_the_walk_names_pages() {
+        let dir = tempfile::tempdir().unwrap();
+        std::fs::create_dir_all(dir.path().join("sub/deep")).unwrap();
+        for page in ["a.html", "b.html", "c.html", "sub/deep/d.html", "e.html"] {
+            std::fs::write(dir.path().join(page), "<p>page").unwrap();
+        }
+        let absolute = dir.path().join("e.html");
+        let manifest = format!(
+            "./a.html\thttps://x.example/a\nsub/../b.html\thttps://x.example/b\n.//c.html\thttps://x.example/c\n\
+             sub/./deep//d.html\thttps://x.example/d\n{}\thttps://x.example/e\n\
+             ../a.html\thttps://x.example/out\nsub/../../b.html\thttps://x.example/out2\n",
+            absolute.display()
+        );
+        std::fs::write(dir.path().join(MANIFEST), manifest).unwrap();
+
+        let urls: Vec<String> = collect(dir.path(), 1000)
+            .into_iter()
+            .map(|e| match e {
+                InputEvent::Page(p) => p.url,
+                InputEvent::Skipped(s) => panic!("{s}"),
+            })
+            .collect();
+        assert_eq!(
+            urls,
+            [
+                "https://x.example/a",
+                "https://x.example/b",
+                "https://x.example/c",
+                "https://x.example/e",
+                "https://x.example/d"
+            ]
+        );
+        let warnings = manifest_warnings(dir.path());
+        assert_eq!(warnings.len(), 2, "{warnings:?}");
+        assert!(warnings[0].contains("urls.tsv:6: ../a.html is outside"), "{}", warnings[0]);
+        assert!(warnings[1].contains("urls.tsv:7: sub/../../b.html is outside"), "{}", warnings[1]);
     }
 
     #[test]
