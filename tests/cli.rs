@@ -916,6 +916,9 @@ fn manifest_lines_that_name_no_page_or_no_url_are_told() {
     let summary: serde_json::Value = serde_json::from_slice(&built.stdout).unwrap();
     assert_eq!(summary["pages_indexed"], 2);
     assert_eq!(summary["skipped"]["bad-record"], 1, "{summary}");
+    // The bad line is no page but a record the build could not use: read counts it, so
+    // read = indexed + replicas + skipped.
+    assert_eq!(summary["pages_read"], 3, "{summary}");
     let ids: Vec<String> = records(out.path()).iter().map(|r| r["identifier"].as_str().unwrap().to_string()).collect();
     assert!(ids.contains(&"https://trees.example/a".to_string()), "{ids:?}");
     assert!(ids.iter().any(|id| id.starts_with("file:///") && id.ends_with("/sub/b.html")), "{ids:?}");
