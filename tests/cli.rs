@@ -809,7 +809,8 @@ fn paper_cuts_get_clear_answers() {
 
 /// Issue 21, F14: the folder a build prints (`DIR/builds/<id>`), or `DIR/current`, given as
 /// --dir is read as that build by every reader, and refused by `build` (which would write a
-/// build inside the published one).
+/// build inside the published one). `DIR/builds`, which holds the builds, is read as `DIR`
+/// (issue 21).
 #[test]
 fn a_build_given_as_dir_is_read_and_never_built_into() {
     let input = tempfile::tempdir().unwrap();
@@ -818,10 +819,12 @@ fn a_build_given_as_dir_is_read_and_never_built_into() {
     build(input.path(), out.path()).success();
     let current = out.path().join("current");
     let published = std::fs::canonicalize(&current).unwrap();
+    // DIR/builds, the folder the printed build sits in, is read as DIR (its published build).
+    let builds = out.path().join("builds");
     let search = |dir: &Path| indexer().args(["search", "comet", "--json", "--dir"]).arg(dir).output().unwrap();
     let expected = search(out.path());
     assert!(expected.status.success());
-    for dir in [&current, &published] {
+    for dir in [&current, &published, &builds] {
         let found = search(dir);
         assert!(found.status.success(), "{}", String::from_utf8_lossy(&found.stderr));
         assert_eq!(found.stdout, expected.stdout);
@@ -830,15 +833,18 @@ fn a_build_given_as_dir_is_read_and_never_built_into() {
     }
     let topics = input.path().join("topics.tsv");
     std::fs::write(&topics, "q1\tcomet\n").unwrap();
-    indexer()
-        .args(["eval", "run", "--topics"])
-        .arg(&topics)
-        .arg("--run")
-        .arg(input.path().join("run.txt"))
-        .arg("--dir")
-        .arg(&current)
-        .assert()
-        .success();
+    for dir in [&current, &builds] {
+        indexer()
+            .args(["eval", "run", "--topics"])
+            .arg(&topics)
+            .arg("--run")
+            .arg(input.path().join("run.txt"))
+            .arg("--dir")
+            .arg(dir)
+            .assert()
+            .success();
+    }
+    indexer().args(["eval", "disk", "--queries", "20", "--group", "10", "--dir"]).arg(&builds).assert().success();
 
     let hint = format!("use --dir {}", out.path().display());
     for dir in [&current, &published] {

@@ -205,19 +205,39 @@ fn switch_current(dir: &Path, id: &str) -> Result<(), IndexError> {
 
 /// The published build of a build folder. A build itself (the `DIR/current` or
 /// `DIR/builds/<id>` a build prints as its output) is read as it is: a user who passes the
-/// folder the summary names means that build.
+/// folder the summary names means that build. `DIR/builds`, the folder the printed build
+/// sits in, is read as `DIR`: its published build (the others there are unfinished or about
+/// to be removed).
 pub fn current_build(dir: &Path) -> Result<PathBuf, IndexError> {
+    if let Some(build) = published_build(dir) {
+        return Ok(build);
+    }
+    if is_build(dir) {
+        return Ok(dir.to_path_buf());
+    }
+    let holder = dir.parent().filter(|holder| {
+        dir.file_name().is_some_and(|name| name == BUILDS) && holder.join(CURRENT_LINK).symlink_metadata().is_ok()
+    });
+    match holder {
+        Some(holder) => published_build(holder).ok_or_else(|| IndexError::NoBuild { dir: shown(holder) }),
+        None => Err(IndexError::NoBuild { dir: dir.display().to_string() }),
+    }
+}
+
+/// The build `dir`'s `current` link names, if it names one.
+fn published_build(dir: &Path) -> Option<PathBuf> {
     let link = dir.join(CURRENT_LINK);
     let target = if cfg!(unix) {
         std::fs::read_link(&link).ok()
     } else {
         std::fs::read_to_string(&link).ok().map(|s| PathBuf::from(s.trim()))
     };
-    match target {
-        Some(target) if dir.join(&target).is_dir() => Ok(dir.join(target)),
-        _ if is_build(dir) => Ok(dir.to_path_buf()),
-        _ => Err(IndexError::NoBuild { dir: dir.display().to_string() }),
-    }
+    target.map(|target| dir.join(target)).filter(|build| build.is_dir())
+}
+
+/// A folder as a message names it: `.` for the empty parent of a relative name.
+fn shown(dir: &Path) -> String {
+    if dir.as_os_str().is_empty() { ".".to_string() } else { dir.display().to_string() }
 }
 
 #[cfg(test)]
