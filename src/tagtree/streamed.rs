@@ -21,9 +21,9 @@ use super::dom::{Dom, DomData, DomId};
 /// Moves every streamed segment's content to its place; returns how many segments were found.
 pub fn place_streamed_segments(dom: &mut Dom) -> usize {
     let mut segments: Vec<(String, DomId)> = Vec::new();
-    // Each place by its id's number: the template's node, and whether it opens a Suspense
-    // boundary (`B:`, whose fallback the content replaces) rather than a placeholder (`P:`).
-    let mut places: HashMap<String, (DomId, bool)> = HashMap::new();
+    // Each place's template by its id's number; those opening a Suspense boundary (`B:`,
+    // whose fallback the content replaces) rather than a placeholder (`P:`) in `boundaries`.
+    let mut places: HashMap<String, DomId> = HashMap::new();
     let mut boundaries: HashSet<DomId> = HashSet::new();
     for id in 0..dom.len() {
         let DomData::Element(element) = &dom.node(id).data else { continue };
@@ -36,10 +36,10 @@ pub fn place_streamed_segments(dom: &mut Dom) -> usize {
             }
             "template" => {
                 if let Some(n) = name.strip_prefix("B:") {
-                    places.entry(n.to_string()).or_insert((id, true));
+                    places.entry(n.to_string()).or_insert(id);
                     boundaries.insert(id);
                 } else if let Some(n) = name.strip_prefix("P:") {
-                    places.entry(n.to_string()).or_insert((id, false));
+                    places.entry(n.to_string()).or_insert(id);
                 }
             }
             _ => {}
@@ -48,12 +48,13 @@ pub fn place_streamed_segments(dom: &mut Dom) -> usize {
     let fallback_ends = fallback_ends(dom, &boundaries);
     for (n, segment) in &segments {
         match places.get(n) {
-            Some(&(place, is_boundary)) if can_fill(dom, place, *segment) => {
+            Some(&place) if can_fill(dom, place, *segment) => {
                 let children: Vec<DomId> = dom.children(*segment).collect();
                 for child in children {
                     dom.move_before(place, child);
                 }
-                if let Some(&end) = fallback_ends.get(&place).filter(|_| is_boundary) {
+                // Only a boundary's template has a fallback end.
+                if let Some(&end) = fallback_ends.get(&place) {
                     remove_fallback(dom, place, end);
                 }
                 dom.detach(place);
