@@ -89,13 +89,14 @@ pub(crate) fn ordered_sum(values: impl Iterator<Item = f64>) -> f64 {
     values.iter().sum()
 }
 
-/// Formula 2 over `nodes` (each node's own terms form its block). Each term's weight is summed
-/// under the borrowed term, in node order, and owned once.
+/// Formula 2 over `nodes` (each node's own terms form its block; a term written inside a
+/// machine string is no feature, [`crate::tagtree::Terms::keyword_candidates`]). Each term's
+/// weight is summed under the borrowed term, in node order, and owned once.
 pub fn feature_vector(tree: &TagTree, nodes: &[NodeId], weights: &BlockWeights, stop: &StopWords) -> FeatureVector {
     let mut raw: FnvHashMap<&str, f64> = FnvHashMap::default();
     for &id in nodes {
         let bw = weights.get(id);
-        for term in &tree.nodes[id].terms {
+        for term in tree.nodes[id].terms.keyword_candidates() {
             if let Some(term) = stop.content_term(term) {
                 *raw.entry(term).or_default() += bw;
             }
@@ -104,12 +105,13 @@ pub fn feature_vector(tree: &TagTree, nodes: &[NodeId], weights: &BlockWeights, 
     FeatureVector::from_raw(raw.into_iter().map(|(t, w)| (t.to_string(), w)).collect())
 }
 
-/// Plain term frequencies over `nodes`, stop words removed (the fingerprint of §5 sorts by
-/// term frequency, not by weight). Counted under the borrowed terms, each owned once.
+/// Plain term frequencies over `nodes`, stop words and terms written inside a machine string
+/// removed, as for [`feature_vector`] (the fingerprint of §5 sorts by term frequency, not by
+/// weight). Counted under the borrowed terms, each owned once.
 pub fn term_frequencies(tree: &TagTree, nodes: &[NodeId], stop: &StopWords) -> HashMap<String, u32> {
     let mut tf: FnvHashMap<&str, u32> = FnvHashMap::default();
     for &id in nodes {
-        for term in &tree.nodes[id].terms {
+        for term in tree.nodes[id].terms.keyword_candidates() {
             if let Some(term) = stop.content_term(term) {
                 *tf.entry(term).or_default() += 1;
             }

@@ -192,7 +192,7 @@ fn relevant_hyperlinks(
         BlockType::Topic | BlockType::Image => (0..tree.nodes.len())
             .filter(|&id| tree.nodes[id].own_type == BlockType::Hub)
             .filter(|&id| {
-                let terms = tree.nodes[id].terms.iter().filter_map(|term| stop_words.content_term(term));
+                let terms = tree.nodes[id].terms.keyword_candidates().filter_map(|term| stop_words.content_term(term));
                 topic_vector.cosine_with_counts(terms, &mut counts) > config.link_similarity
             })
             .collect(),
@@ -287,6 +287,24 @@ mod tests {
         assert_eq!(keyword_weight("dell'alba", &keywords, &StopWords::generic().for_language(Some("it"))), 1.0);
         // An English page strips nothing: the generic lists hold no elided words.
         assert_eq!(keyword_weight("L'association", &keywords, &StopWords::generic()), 0.0);
+    }
+
+    #[test]
+    fn no_keyword_is_a_piece_of_an_address_an_escape_or_a_time() {
+        // Written for this test: a forum post whose text holds addresses, escapes and times.
+        let html = "<html><head><title>Harbour tides</title></head><body><div id=post>\
+            <p>Tide charts for the harbour: http://tides.example/charts/harbour.html and \
+            http://tides.example/charts/bay.html (www.tides.example/bay).</p>\
+            <p>Posted 12:21pm, edited 12:40pm. Search link: \
+            https://tides.example/search?q=harbour%2Fcharts%3Aspring&sort=-%2Fmetadata%2Fdate</p>\
+            <p>Mail ann@tides.example for the harbour tide charts. Harbour tides rise twice a day.</p>\
+            </div></body></html>";
+        let r = record(html, "https://forum.example/post/7");
+        let prose = "tide charts for the harbour posted edited search link mail harbour tides rise twice a day";
+        assert!(r.keywords.iter().any(|k| k == "harbour"), "{:?}", r.keywords);
+        for keyword in &r.keywords {
+            assert!(prose.split(' ').any(|word| word == keyword), "{keyword:?} in {:?}", r.keywords);
+        }
     }
 
     #[test]

@@ -376,9 +376,13 @@ impl<'a> Builder<'a> {
         if !merge && text == " " && !matches!(node.items.last(), Some(Item::Text { .. })) {
             return;
         }
+        let machine_strings = crate::text::machine_strings(&text);
         let mut count = 0usize;
-        for_each_word(&text, |word, _, latin| {
+        for_each_word(&text, |word, start, latin| {
             node.terms.push_word(word, latin);
+            if machine_strings.iter().any(|span| span.contains(&start)) {
+                node.terms.mark_last_in_machine_string();
+            }
             count += 1;
         });
         node.own.terms += count;

@@ -153,6 +153,9 @@ pub struct Terms {
     text: String,
     /// Where each term ends in `text`.
     ends: Vec<usize>,
+    /// The indexes, ascending, of the terms written inside a machine string
+    /// ([`crate::text::machine_strings`]): counted as terms, but no keyword candidates.
+    in_machine_strings: Vec<usize>,
 }
 
 impl Terms {
@@ -172,6 +175,24 @@ impl Terms {
             self.text.push_str(&crate::text::fold(word, latin));
         }
         self.ends.push(self.text.len());
+    }
+
+    /// Marks the term pushed last as written inside a machine string.
+    pub fn mark_last_in_machine_string(&mut self) {
+        if let Some(last) = self.ends.len().checked_sub(1) {
+            self.in_machine_strings.push(last);
+        }
+    }
+
+    /// The terms that may be keywords (§6) and fingerprint terms (§5): all but those written
+    /// inside a machine string, in order.
+    pub fn keyword_candidates(&self) -> impl Iterator<Item = &str> {
+        let mut skipped = self.in_machine_strings.iter().peekable();
+        self.iter().enumerate().filter_map(
+            move |(i, term)| {
+                if skipped.next_if_eq(&&i).is_some() { None } else { Some(term) }
+            },
+        )
     }
 
     pub fn len(&self) -> usize {

@@ -9,11 +9,13 @@
 //! holding at least one letter or digit are kept, so punctuation never becomes a term.
 
 mod language;
+mod machine_strings;
 mod sentences;
 mod stop_words;
 mod tokenizer;
 
 pub use language::{Identified, bcp47_of, identify, normalize_declared, page_language, script_of_text, scripts_of};
+pub use machine_strings::machine_strings;
 pub use sentences::split_sentences;
 pub use stop_words::{StopWords, generic_stop_words, korean_stem, language_stop_words};
 pub use tokenizer::{
