@@ -315,6 +315,36 @@ fn japanese_keywords_and_queries_keep_kanji_words_whole() {
     assert!(stdout.lines().next().unwrap_or_default().contains("library.html"), "{stdout}");
 }
 
+/// TinySegmenter cuts a run of kanji by its context, so a word of a heading written in kanji
+/// alone (市立図書館開館記念, "city library opening") was not the term a query of the word
+/// gives: a Japanese page's stretches of kanji are indexed as bigrams, and a query of any part
+/// of the heading finds the page (written for this test) in both indexes.
+#[test]
+fn a_word_inside_a_heading_of_kanji_alone_finds_its_japanese_page() {
+    let page = "<html lang=\"ja\"><head><meta charset=\"utf-8\"><title>市立図書館開館記念</title></head><body>\
+        <article><h1>市立図書館開館記念</h1><h2>記念講演会開催</h2>\
+        <p>今月、駅前に新しい建物が完成し、多くの市民が集まりました。記念の式典では市長があいさつをして、\
+        子どもたちが歌を歌いました。</p>\
+        <p>建物の二階には広い閲覧室があり、窓からは川と山がよく見えます。週末には作家を招いた催しも予定\
+        されています。</p><p>館長は、だれもが気軽に立ち寄れる場所にしたいと話していました。</p></article></body></html>";
+    let pages = tempfile::tempdir().unwrap();
+    let out = tempfile::tempdir().unwrap();
+    std::fs::write(pages.path().join("opening.html"), page).unwrap();
+    std::fs::copy(repo_path("tests/fixtures/languages/ja.html"), pages.path().join("ja.html")).unwrap();
+    build(pages.path(), out.path());
+    for query in ["図書館", "市立図書館", "図書館開館", "講演会", "閲覧室"] {
+        for index in ["abstract", "fulltext"] {
+            let stdout = search(out.path(), query, index);
+            let first = stdout.lines().next().unwrap_or_default();
+            assert!(first.contains("opening.html"), "{query} ({index}): {stdout}");
+        }
+    }
+    // The other page's words still find it, and only it.
+    let stdout = search(out.path(), "秋祭り", "fulltext");
+    assert_eq!(stdout.lines().count(), 1, "{stdout}");
+    assert!(stdout.contains("ja.html"), "{stdout}");
+}
+
 /// A German page is indexed with German stems and a query is analysed for the collection's
 /// languages: "Dorf" finds the page that writes "Dörfern" and "Dörfer", which the English
 /// stemmer would leave apart.

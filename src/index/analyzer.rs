@@ -13,9 +13,10 @@
 //! [`snowball_language`]) is analysed by [`analyzer_for`] that language instead: its Snowball
 //! stop list and stemmer after the generic stop words. The writer hands such a page's tokens to
 //! Tantivy already analysed; a query is analysed for every language of the collection
-//! (`search`). A Japanese page is analysed with Japanese's cut of kanji runs (TinySegmenter
-//! where jieba would cut a run without kana, [`Cut::Japanese`]), so that its keywords field,
-//! its headings of kanji alone and a query in Japanese meet the same terms. Pages of other
+//! (`search`). A Japanese page is analysed with Japanese's cut (TinySegmenter where jieba
+//! would cut a run without kana, [`Cut::Japanese`]) and its stretches of kanji as overlapping
+//! bigrams ([`KanjiStretch`]), so that its keywords field, its headings of kanji alone and a
+//! query in Japanese meet the same terms wherever the segmenter cut them. Pages of other
 //! languages (Chinese, Vietnamese …) keep the registered analyzer: the English stemmer leaves
 //! CJK terms as they are and stems the English words such pages quote.
 
@@ -25,7 +26,7 @@ use tantivy::tokenizer::{Language, StopWordFilter, TextAnalyzer, Token, TokenStr
 
 use super::stemmer::SnowballStemmer;
 
-use crate::text::{Cut, fold, for_each_token, for_each_token_in, generic_stop_words, is_folded};
+use crate::text::{Cut, fold, for_each_token, for_each_token_in, generic_stop_words, is_folded, is_han};
 
 /// The name the schemas in `index-schema/` give the tokenizer.
 pub const TOKENIZER_NAME: &str = "docview";
@@ -49,9 +50,10 @@ impl DocViewTokenizer {
         DocViewTokenizer { dotless_i: true, ..DocViewTokenizer::default() }
     }
 
-    /// The tokenizer of a query analysed for Japanese: a run of kanji alone is cut by
-    /// TinySegmenter as the Japanese text around it is ([`Cut::Japanese`]), so a query
-    /// `図書館` meets the term a Japanese page's `図書館で` was indexed under.
+    /// The tokenizer of Japanese pages and of a query analysed for Japanese: a run of kanji
+    /// alone is cut by TinySegmenter as the Japanese text around it is ([`Cut::Japanese`]),
+    /// and every stretch of kanji gives its overlapping bigrams ([`KanjiStretch`]), so a
+    /// query `図書館` meets the terms of a page's `図書館で` and of its heading `市立図書館開館`.
     pub fn japanese() -> DocViewTokenizer {
         DocViewTokenizer { cut: Cut::Japanese, ..DocViewTokenizer::default() }
     }
@@ -75,10 +77,16 @@ impl Tokenizer for DocViewTokenizer {
             let position = tokens.len();
             tokens.push(Token { offset_from, offset_to, position, text, position_length: 1 });
         };
+        let mut kanji = KanjiStretch::default();
         for_each_token_in(text, cut, |t| {
             // The word as written, not its lower case: lower-casing can change a letter's
             // length in bytes (İ, the Kelvin sign), and the offsets are the text's.
             let word = &text[t.start..t.end];
+            if cut == Cut::Japanese && t.text.chars().any(is_han) {
+                japanese_terms(word, &t, &mut kanji, &mut push);
+                return;
+            }
+            kanji.flush(&mut push);
             if dotless_i && word.contains('I') && !t.text.chars().any(is_hangul) {
                 push(fold(&word.replace('I', "ı"), true).into_owned(), t.start, t.end);
             } else if !t.text.chars().any(is_hangul) {
@@ -92,8 +100,94 @@ impl Tokenizer for DocViewTokenizer {
                 hangul_bigrams(&t.text, t.start, Some(t.end), &mut push);
             }
         });
+        kanji.flush(&mut push);
         DocViewTokenStream { tokens: &mut self.tokens, next: 0 }
     }
+}
+
+/// The kanji of Japanese text read so far that stand together in the text, each with its
+/// span, waiting for the stretch to end. TinySegmenter cuts a run of kanji by its context
+/// (市立図書館開館記念 alone is not cut as 図書館 in 図書館で is), and a query is a context
+/// of its own, so a word the page writes inside a longer run of kanji would not meet the
+/// query's term. A stretch of kanji is indexed and queried as its overlapping bigrams
+/// (one kanji alone as itself) across the segmenter's cuts: the CJK bigram analysis of
+/// Lucene (`CJKBigramFilter`), with which a query word matches wherever the page writes it.
+#[derive(Default)]
+struct KanjiStretch {
+    kanji: Vec<(char, usize, usize)>,
+    /// Where the stretch ends in the text, when the last token read ended with a kanji.
+    end: Option<usize>,
+}
+
+impl KanjiStretch {
+    fn flush(&mut self, push: &mut impl FnMut(String, usize, usize)) {
+        match self.kanji.as_slice() {
+            [] => {}
+            [(c, from, to)] => push(c.to_string(), *from, *to),
+            kanji => {
+                for pair in kanji.windows(2) {
+                    let ((a, from, _), (b, _, to)) = (pair[0], pair[1]);
+                    push([a, b].iter().collect(), from, to);
+                }
+            }
+        }
+        self.kanji.clear();
+        self.end = None;
+    }
+}
+
+/// The terms of a token of Japanese text holding kanji (`word` is the token as written): its
+/// kanji join the [`KanjiStretch`] (which goes on from the previous token when that one
+/// ended with a kanji where this one begins with one), its hiragana are left out, and its
+/// other letters and digits (katakana, `3` of `3月`) are terms of their own. Hiragana
+/// written with kanji in one token are the word's inflection or a particle the segmenter
+/// left on it (読み, 読む; 図書館で), so a query 読む meets the page's 読み through 読.
+fn japanese_terms(
+    word: &str,
+    token: &crate::text::Token,
+    kanji: &mut KanjiStretch,
+    push: &mut impl FnMut(String, usize, usize),
+) {
+    if kanji.end != Some(token.start) || !token.text.starts_with(is_han) {
+        kanji.flush(push);
+    }
+    // The spans in the text when the term is the word as written; the token's span when the
+    // fold changed it (a compatibility ideograph, fullwidth digits).
+    let as_written = word == token.text;
+    let span = |from: usize, to: usize| {
+        if as_written { (token.start + from, token.start + to) } else { (token.start, token.end) }
+    };
+    let piece = |from: usize, to: usize| {
+        let text = &token.text[from..to];
+        text.chars().any(char::is_alphanumeric).then(|| (text.to_string(), span(from, to)))
+    };
+    let mut other: Option<usize> = None;
+    for (at, c) in token.text.char_indices() {
+        let hiragana = is_hiragana(c);
+        if (is_han(c) || hiragana)
+            && let Some((term, (from, to))) = other.take().and_then(|from| piece(from, at))
+        {
+            push(term, from, to);
+        }
+        if is_han(c) {
+            let (from, to) = span(at, at + c.len_utf8());
+            kanji.kanji.push((c, from, to));
+        } else {
+            kanji.flush(push);
+            if !hiragana && other.is_none() {
+                other = Some(at);
+            }
+        }
+    }
+    if let Some((term, (from, to))) = other.and_then(|from| piece(from, token.text.len())) {
+        push(term, from, to);
+    }
+    kanji.end = token.text.ends_with(is_han).then_some(token.end);
+}
+
+/// Hiragana, which Japanese writes its particles and inflections in.
+fn is_hiragana(c: char) -> bool {
+    matches!(c as u32, 0x3041..=0x309F)
 }
 
 /// Hangul syllables and jamo (conjoining, compatibility and their extensions): the jamo the
@@ -350,15 +444,45 @@ mod tests {
         // Written for this test: the keyword "library" alone, and a heading "city library
         // opening" of kanji alone. jieba cuts 図書館 into 図 書館; a Japanese page's fields
         // (its keywords field holds each keyword alone, without kana) and a query analysed
-        // for Japanese both keep it whole.
+        // for Japanese both give the bigrams of the stretch, wherever it stands.
         assert_eq!(analyze("図書館"), ["図", "書館"]);
-        assert_eq!(analyze_as(Some("ja"), "図書館"), ["図書館"]);
+        assert_eq!(analyze_as(Some("ja"), "図書館"), ["図書", "書館"]);
+        let heading = analyze_as(Some("ja"), "市立図書館開館記念");
+        assert_eq!(heading, ["市立", "立図", "図書", "書館", "館開", "開館", "館記", "記念"]);
         let query: Vec<String> =
             analyze_tokens(&mut query_analyzer_for("ja").unwrap(), "図書館").into_iter().map(|t| t.text).collect();
         assert_eq!(query, analyze_as(Some("ja"), "図書館"));
         assert!(has_query_analysis("ja") && has_query_analysis("de") && !has_query_analysis("zh"));
         // Chinese pages keep jieba's cut.
         assert_eq!(analyze_as(Some("zh"), "图书馆"), analyze("图书馆"));
+    }
+
+    #[test]
+    fn japanese_stretches_of_kanji_are_bigrams_across_the_segmenters_cuts() {
+        // Written for this test. Hiragana written with kanji in one token (the inflection of
+        // 読む, the particle of 図書館で) are no term, so the word meets its other forms; a
+        // kanji alone is its own term; katakana and digits stay terms of their own.
+        let terms = |text| analyze_as(Some("ja"), text);
+        assert!(terms("本を読みました").contains(&"読".to_string()), "{:?}", terms("本を読みました"));
+        assert!(terms("読む").contains(&"読".to_string()));
+        assert!(terms("図書館で本を借りる").starts_with(&["図書".into(), "書館".into()]));
+        assert!(terms("図書館で本を借りる").contains(&"本".to_string()));
+        assert!(terms("3月にコンピュータ室").iter().any(|t| t == "コンピュータ"), "{:?}", terms("3月にコンピュータ室"));
+        // Every term of a query of kanji is a term of a page that writes it inside a longer
+        // stretch, and a term's span is its text's.
+        let page = "市立図書館開館記念の講演会が開かれました";
+        let tokens = analyze_tokens(&mut analyzer_for(Some("ja")), page);
+        for query in ["図書館", "市立図書館", "開館記念", "講演会", "講演"] {
+            for term in terms(query) {
+                assert!(tokens.iter().any(|t| t.text == term), "{query}: {term} not in {tokens:?}");
+            }
+        }
+        for t in &tokens {
+            assert_eq!(page[t.offset_from..t.offset_to], t.text, "{t:?}");
+        }
+        // Folded kanji (a compatibility ideograph) take the token's span.
+        let folded = analyze_tokens(&mut analyzer_for(Some("ja")), "\u{F9DC}理");
+        assert!(folded.iter().all(|t| t.offset_from == 0 && t.offset_to == "\u{F9DC}理".len()), "{folded:?}");
     }
 
     #[test]

@@ -19,5 +19,6 @@ pub use machine_strings::machine_strings;
 pub use sentences::split_sentences;
 pub use stop_words::{StopWords, generic_stop_words, korean_stem, language_stop_words};
 pub use tokenizer::{
-    Cut, Token, fold, for_each_token, for_each_token_in, for_each_word, is_cjk, is_folded, load_dictionary, terms,
+    Cut, Token, fold, for_each_token, for_each_token_in, for_each_word, is_cjk, is_folded, is_han, load_dictionary,
+    terms,
 };

@@ -195,7 +195,8 @@ impl StopWords {
         }
         let mut chars = term.chars();
         let first = chars.next();
-        let single_letter = matches!(first, Some(c) if c.is_alphabetic() && !is_han(c)) && chars.next().is_none();
+        let single_letter =
+            matches!(first, Some(c) if c.is_alphabetic() && !crate::text::is_han(c)) && chars.next().is_none();
         let hiragana = self.hiragana_is_grammar && term.chars().all(|c| matches!(c as u32, 0x3040..=0x309F));
         single_letter || hiragana || term.chars().all(|c| c.is_ascii_digit() || c == '.' || c == ',')
     }
@@ -357,11 +358,6 @@ pub fn korean_stem(word: &str) -> &str {
         }
     }
     best.unwrap_or(word)
-}
-
-/// Han ideographs: the CJK characters that are not kana.
-fn is_han(c: char) -> bool {
-    crate::text::is_cjk(c) && !matches!(c as u32, 0x3040..=0x30FF)
 }
 
 #[cfg(test)]

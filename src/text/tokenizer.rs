@@ -80,6 +80,11 @@ pub fn is_cjk(c: char) -> bool {
         | 0x20000..=0x2FA1F) // Extensions B.. and compatibility supplement
 }
 
+/// Han ideographs: the CJK characters that are not kana.
+pub fn is_han(c: char) -> bool {
+    is_cjk(c) && !matches!(c as u32, 0x3040..=0x30FF)
+}
+
 fn is_term(word: &str) -> bool {
     word.chars().any(char::is_alphanumeric)
 }
