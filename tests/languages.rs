@@ -454,3 +454,96 @@ fn korean_and_thai_query_words_find_their_pages() {
         }
     }
 }
+
+/// A query word of a language under a tenth of the collection's pages, written in the script
+/// of its main language, is analysed for that language too, on that language's pages only:
+/// the one Turkish page among English pages (written for this test) is found by an inflection
+/// it does not write (`vapurlarda`, "on the ferries"; its terms are Turkish stems), and the
+/// English pages are not found by the Turkish analysis of an English word.
+#[test]
+fn a_minority_language_query_finds_its_pages_by_their_stems() {
+    let pages = tempfile::tempdir().unwrap();
+    let out = tempfile::tempdir().unwrap();
+    let tr = std::fs::read_to_string(repo_path("tests/fixtures/languages/tr.html")).unwrap();
+    assert!(!tr.contains("vapurlarda"));
+    std::fs::write(pages.path().join("tr.html"), tr).unwrap();
+    let english = [
+        (
+            "harbour",
+            "Harbour cranes",
+            "The harbour bought two new cranes this spring, and the dock workers say the loading of ships now takes half the time it took.",
+        ),
+        (
+            "orchard",
+            "Apple harvest",
+            "The orchard on the hill picked its apples a week early after a warm summer, and the cider press ran day and night.",
+        ),
+        (
+            "library",
+            "Library hours",
+            "The town library opens on Sundays from next month, and readers may borrow up to twelve books at once.",
+        ),
+        (
+            "bridge",
+            "Bridge repairs",
+            "Engineers closed the old stone bridge for repairs after divers found cracks in two of its piers.",
+        ),
+        (
+            "choir",
+            "Choir concert",
+            "The school choir sang carols in the market square, and the collection went to the children's hospital.",
+        ),
+        (
+            "bakery",
+            "Bakery award",
+            "A family bakery won the county prize for its rye bread, baked in a wood oven since the war.",
+        ),
+        (
+            "trail",
+            "Mountain trail",
+            "Volunteers cleared fallen trees from the mountain trail before the hiking season, and marked it again.",
+        ),
+        (
+            "museum",
+            "Museum opening",
+            "The railway museum opened a hall of steam engines, restored by retired drivers over ten winters.",
+        ),
+        (
+            "garden",
+            "Garden show",
+            "Gardeners brought giant pumpkins and rare roses to the autumn show, judged by a panel from the capital.",
+        ),
+        (
+            "market",
+            "Farmers market",
+            "The farmers market moved indoors for the winter, with stalls of cheese, honey and smoked fish.",
+        ),
+        (
+            "swim",
+            "Swimming pool",
+            "The public swimming pool reopened after a new roof was fitted, with lessons for beginners every morning.",
+        ),
+        (
+            "chess",
+            "Chess club",
+            "The chess club held its first tournament in a decade, won by a schoolgirl who beat the mayor.",
+        ),
+    ];
+    for (name, title, text) in english {
+        let page = format!(
+            "<html lang=\"en\"><head><title>{title}</title></head><body><article><h1>{title}</h1><p>{text}</p>\
+             <p>{text} Local people welcomed the news and said they would tell their friends.</p></article></body></html>"
+        );
+        std::fs::write(pages.path().join(format!("{name}.html")), page).unwrap();
+    }
+    build(pages.path(), out.path());
+    for index in ["abstract", "fulltext"] {
+        let stdout = search(out.path(), "vapurlarda", index);
+        assert_eq!(stdout.lines().count(), 1, "{index}: {stdout}");
+        assert!(stdout.contains("tr.html"), "{index}: {stdout}");
+        // An English word still finds its English page first.
+        let stdout = search(out.path(), "libraries", index);
+        assert!(stdout.lines().next().is_some_and(|l| l.contains("library.html")), "{index}: {stdout}");
+        assert!(!stdout.contains("tr.html"), "{index}: {stdout}");
+    }
+}

@@ -13,8 +13,8 @@
 
 use std::collections::HashMap;
 
-use super::WeightedTerms;
 use super::settings::FeedbackSettings;
+use super::{WeightedTerms, split_language_term};
 
 /// The expanded query: `query` (analyzed tokens, repeats kept) mixed with the relevance model
 /// of `documents` (first-pass score, analyzed tokens). Terms are in order of weight, ties by
@@ -36,9 +36,12 @@ pub fn expand_query(query: &[String], documents: &[(f32, Vec<String>)], settings
     let model_total: f64 = model.iter().map(|(_, w)| w).sum();
 
     let original = f64::from(settings.original_weight);
+    // A term kept to a minority language's pages is another reading of a query word, on other
+    // pages: it weighs as a word of the query without taking its share from the others.
+    let read_everywhere = query.iter().filter(|t| split_language_term(t).0.is_none()).count().max(1);
     let mut mixed: HashMap<&str, f64> = HashMap::new();
     for token in query {
-        *mixed.entry(token.as_str()).or_default() += original / query.len() as f64;
+        *mixed.entry(token.as_str()).or_default() += original / read_everywhere as f64;
     }
     if model_total > 0.0 {
         for (term, weight) in model {
@@ -106,6 +109,21 @@ mod tests {
             expanded_weight: 1.0,
             linear: None,
         }
+    }
+
+    #[test]
+    fn a_term_kept_to_a_languages_pages_takes_no_share_from_the_query_words() {
+        let documents = [(1.0, tokens("tide moon harbour"))];
+        let plain = expand_query(&tokens("tide moon"), &documents, &settings(3, 0.5));
+        let mut query = tokens("tide moon");
+        query.push(super::super::language_term("tr", "tid"));
+        let with_turkish = expand_query(&query, &documents, &settings(3, 0.5));
+        for (term, weight) in &plain {
+            assert!(with_turkish.contains(&(term.clone(), *weight)), "{term}: {with_turkish:?}");
+        }
+        let turkish = super::super::language_term("tr", "tid");
+        let weight = |terms: &WeightedTerms, t: &str| terms.iter().find(|(w, _)| w == t).map(|&(_, w)| w);
+        assert_eq!(weight(&with_turkish, &turkish), Some(0.25));
     }
 
     #[test]

@@ -31,7 +31,7 @@ use std::sync::OnceLock;
 use serde::Serialize;
 use tantivy::collector::TopDocs;
 use tantivy::directory::MmapDirectory;
-use tantivy::query::{BooleanQuery, Occur, Query, TermQuery};
+use tantivy::query::{BooleanQuery, ConstScoreQuery, Occur, Query, TermQuery};
 use tantivy::schema::{Field, IndexRecordOption, Value};
 use tantivy::tokenizer::TextAnalyzer;
 use tantivy::{Directory, DocAddress, Index, IndexReader, ReloadPolicy, Searcher, TantivyDocument, Term};
@@ -240,6 +240,36 @@ impl LanguageCounts {
         main.into_iter().chain(of_script).collect()
     }
 
+    /// A query: [`LanguageCounts::analyze`], then the analysis of each other language of the
+    /// collection written in the query's script, its new terms each searched on the pages of
+    /// that language only ([`language_term`]). The main languages' analyses meet every page,
+    /// so a minority language's stems are kept off them: a page identified as Turkish among
+    /// English pages is found by the inflected word of its title (`kütüphanesi`, indexed
+    /// under its Turkish stem), and an English page is not found by the Turkish stem of an
+    /// English word. Feedback reads pages with [`LanguageCounts::analyze`]: a word of a page
+    /// is a word of that page's language.
+    pub(crate) fn analyze_query(&self, text: &str) -> Vec<String> {
+        let mut out = self.analyze(text);
+        let Some(script) = script_of_text(text) else { return out };
+        let analysed = self.query_languages(text);
+        let mut seen: HashSet<String> = out.iter().cloned().collect();
+        for lang in self.pages.keys().map(String::as_str).filter(|lang| !analysed.contains(lang)) {
+            if !scripts_of(lang).contains(&script) {
+                continue;
+            }
+            let Some(mut analyzer) = query_analyzer_for(lang) else { continue };
+            for token in analyze_tokens(&mut analyzer, text) {
+                if !seen.contains(&token.text) {
+                    let term = language_term(lang, &token.text);
+                    if seen.insert(term.clone()) {
+                        out.push(term);
+                    }
+                }
+            }
+        }
+        out
+    }
+
     /// `text` analysed as the registered analyzer does, then for each query language: the
     /// tokens of every analysis, each new one once after the first analysis's (repeats of those
     /// kept).
@@ -260,6 +290,24 @@ impl LanguageCounts {
 
 /// The share of a collection's pages a language needs for queries to be analysed for it too.
 const QUERY_LANGUAGE_SHARE: f64 = 0.1;
+
+/// What joins a language and a term searched on that language's pages only, `LANG␟TERM`: the
+/// unit separator, a control character, which no analysed term holds (the tokenizer keeps
+/// words, and UAX #29 breaks at a control character).
+const LANGUAGE_MARK: char = '\u{1F}';
+
+/// A query term searched on the pages of `lang` only ([`LanguageCounts::analyze_query`]).
+fn language_term(lang: &str, term: &str) -> String {
+    format!("{lang}{LANGUAGE_MARK}{term}")
+}
+
+/// The language a query term is kept to, if any, and the term.
+fn split_language_term(term: &str) -> (Option<&str>, &str) {
+    match term.split_once(LANGUAGE_MARK) {
+        Some((lang, term)) => (Some(lang), term),
+        None => (None, term),
+    }
+}
 
 impl OpenIndex {
     fn open(
@@ -317,19 +365,35 @@ impl OpenIndex {
         let fields: Vec<(Field, f32)> =
             self.boosted_fields(settings)?.into_iter().filter(|&(_, boost)| boost > 0.0).collect();
         let mut clauses: Vec<(Occur, Box<dyn Query>)> = Vec::new();
+        // A term kept to one language's pages must meet the language field too, which adds
+        // nothing to the score; without a language field there are no such pages.
+        let mut push = |lang: Option<&str>, query: Box<dyn Query>| match (lang, self.schema.language) {
+            (None, _) => clauses.push((Occur::Should, query)),
+            (Some(lang), Some(field)) => {
+                let facet = TermQuery::new(Term::from_field_text(field, lang), IndexRecordOption::Basic);
+                let on_its_pages: Box<dyn Query> = Box::new(BooleanQuery::new(vec![
+                    (Occur::Must, query),
+                    (Occur::Must, Box::new(ConstScoreQuery::new(Box::new(facet), 0.0))),
+                ]));
+                clauses.push((Occur::Should, on_its_pages));
+            }
+            (Some(_), None) => {}
+        };
         match settings.fields {
             FieldCombination::PerField => {
                 for &(field, boost) in &fields {
                     for (text, weight) in terms {
+                        let (lang, text) = split_language_term(text);
                         let term = Term::from_field_text(field, text);
-                        clauses.push((Occur::Should, Box::new(Bm25TermQuery::new(term, boost * weight, params))));
+                        push(lang, Box::new(Bm25TermQuery::new(term, boost * weight, params)));
                     }
                 }
             }
             FieldCombination::Bm25f if !fields.is_empty() => {
                 for (text, weight) in terms {
+                    let (lang, text) = split_language_term(text);
                     let per_field = fields.iter().map(|&(f, boost)| (Term::from_field_text(f, text), boost)).collect();
-                    clauses.push((Occur::Should, Box::new(Bm25fTermQuery::new(per_field, *weight, params))));
+                    push(lang, Box::new(Bm25fTermQuery::new(per_field, *weight, params)));
                 }
             }
             FieldCombination::Bm25f => {}
@@ -561,6 +625,11 @@ pub trait Ranker {
     fn settings(&self) -> &SearchSettings;
     /// The analyzed tokens of a text (repeats kept).
     fn analyze(&self, text: &str) -> Result<Vec<String>, SearchError>;
+    /// The analyzed tokens of a query (repeats kept): [`Ranker::analyze`]'s, and terms kept to
+    /// the pages of a language ([`LanguageCounts::analyze_query`]).
+    fn analyze_query(&self, query: &str) -> Result<Vec<String>, SearchError> {
+        self.analyze(query)
+    }
     /// The top pages of one index for weighted terms.
     fn rank(&self, request: IndexRanking) -> Result<Vec<Candidate>, SearchError>;
     /// The stored text of a candidate's page that feedback reads: its DocView record, or its
@@ -582,7 +651,7 @@ pub trait Ranker {
     /// The terms `query` is searched for (analysed as the pages were): none when it is empty
     /// or only stop words.
     fn query_terms(&self, query: &str) -> Result<Vec<String>, SearchError> {
-        self.analyze(query)
+        self.analyze_query(query)
     }
 
     /// The results of a search, ranked 1..=limit.
@@ -621,7 +690,7 @@ pub(crate) fn rank_with(
     query: &str,
     request: &SearchRequest,
 ) -> Result<Vec<Candidate>, SearchError> {
-    let tokens = ranker.analyze(query)?;
+    let tokens = ranker.analyze_query(query)?;
     let terms = query_terms(&tokens, &ranker.settings().query);
     let settings = &ranker.settings().feedback;
     let ranking = |abstract_terms: &[(String, f32)], fulltext_terms: &[(String, f32)], choice, limit| {
@@ -751,7 +820,7 @@ pub(crate) fn linear_rankings(
     query: &str,
     request: &SearchRequest,
 ) -> Result<Option<[Vec<Candidate>; 4]>, SearchError> {
-    let tokens = ranker.analyze(query)?;
+    let tokens = ranker.analyze_query(query)?;
     let terms = query_terms(&tokens, &ranker.settings().query);
     let settings = &ranker.settings().feedback;
     if !(request.feedback && !terms.is_empty() && settings.original_weight < 1.0) {
@@ -1002,6 +1071,10 @@ impl Ranker for Collection {
         self.abstract_index.analyze(text)
     }
 
+    fn analyze_query(&self, query: &str) -> Result<Vec<String>, SearchError> {
+        Ok(self.abstract_index.languages.analyze_query(query))
+    }
+
     fn rank(&self, request: IndexRanking) -> Result<Vec<Candidate>, SearchError> {
         let IndexRanking { kind, terms, limit, category } = request;
         self.index(kind).rank(terms, self.settings.of_index(kind), limit, category, None, 0)
@@ -1067,6 +1140,21 @@ mod tests {
         // Without Japanese pages, and for Latin queries, nothing is added.
         assert_eq!(counts(&[("ru", 2)], 100).analyze("図書館"), shared);
         assert_eq!(counts(&[("ja", 100)], 100).analyze("library"), ["librari"]);
+    }
+
+    #[test]
+    fn a_minority_languages_analysis_of_a_query_is_kept_to_its_pages() {
+        // An English crawl of 14 pages with one Turkish and one German page.
+        let crawl = counts(&[("tr", 1), ("de", 1)], 14);
+        let terms = crawl.analyze_query("vapurlarda");
+        assert_eq!(terms[0], "vapurlarda");
+        assert!(terms.contains(&language_term("tr", "vapur")), "{terms:?}");
+        assert!(terms.iter().skip(1).all(|t| split_language_term(t).0.is_some()), "{terms:?}");
+        // Feedback's analysis of a page's text, and a query in another script, get none.
+        assert_eq!(crawl.analyze("vapurlarda"), ["vapurlarda"]);
+        assert!(crawl.analyze_query("βιβλιοθήκες").iter().all(|t| split_language_term(t).0.is_none()));
+        assert_eq!(split_language_term(&language_term("tr", "vapur")), (Some("tr"), "vapur"));
+        assert_eq!(split_language_term("vapur"), (None, "vapur"));
     }
 
     #[test]

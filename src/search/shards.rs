@@ -25,6 +25,15 @@ pub struct Shards {
 }
 
 impl Shards {
+    /// The pages by language of all shards together.
+    fn languages(&self) -> super::LanguageCounts {
+        let mut languages = super::LanguageCounts::default();
+        for (_, collection) in &self.shards {
+            languages.add(&collection.abstract_index.languages);
+        }
+        languages
+    }
+
     /// Opens the current build of every shard folder, with the shipped search settings.
     pub fn open(dirs: &[PathBuf]) -> Result<Shards, SearchError> {
         let mut builds = Vec::new();
@@ -81,11 +90,11 @@ impl Ranker for Shards {
     }
 
     fn analyze(&self, text: &str) -> Result<Vec<String>, SearchError> {
-        let mut languages = super::LanguageCounts::default();
-        for (_, collection) in &self.shards {
-            languages.add(&collection.abstract_index.languages);
-        }
-        Ok(languages.analyze(text))
+        Ok(self.languages().analyze(text))
+    }
+
+    fn analyze_query(&self, query: &str) -> Result<Vec<String>, SearchError> {
+        Ok(self.languages().analyze_query(query))
     }
 
     /// One index of every shard, scored with the global statistics, merged by score. Ties
