@@ -16,7 +16,7 @@ use std::path::Path;
 use super::IndexError;
 
 /// The version of the term analysis: raised whenever the terms of some text change.
-pub const TERM_ANALYSIS: u32 = 11;
+pub const TERM_ANALYSIS: u32 = 12;
 
 /// The file in a published build holding the version of its term analysis.
 pub const TERM_ANALYSIS_FILE: &str = "term-analysis.txt";
