@@ -38,7 +38,8 @@ pub enum CharsetSource {
     ByteOrderMark,
     HttpHeader,
     MetaTag,
-    /// Valid UTF-8: nothing was declared, or the bytes contradict what was.
+    /// Valid UTF-8 (but for a last character cut by the end of the bytes): nothing was
+    /// declared, or the bytes contradict what was.
     ValidUtf8,
     /// chardetng's guess: nothing was declared, or the bytes contradict a declared UTF-8.
     Detected,
@@ -78,7 +79,8 @@ pub fn decode(bytes: &[u8], http_charset: Option<&str>, url: &str) -> DecodedPag
 }
 
 /// What a page's bytes say about UTF-8: how many non-ASCII characters they hold as valid
-/// UTF-8, and how many byte sequences are not UTF-8.
+/// UTF-8, and how many byte sequences are not UTF-8 (a last character the end of the bytes
+/// cuts is not counted as one).
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 struct Utf8Evidence {
     characters: usize,
@@ -94,8 +96,11 @@ impl Utf8Evidence {
                 Ok(_) => (rest, None),
                 Err(e) => {
                     let after = &rest[e.valid_up_to()..];
-                    let bad = e.error_len().unwrap_or(after.len());
-                    (&rest[..e.valid_up_to()], Some(&after[bad..]))
+                    // A character cut by the end of the bytes is a page cut short (a crawler's
+                    // truncated record), which says nothing against UTF-8: only a bad sequence
+                    // followed by more bytes counts.
+                    let next = e.error_len().map(|bad| &after[bad..]);
+                    (&rest[..e.valid_up_to()], next)
                 }
             };
             // A non-ASCII character starts with a byte of the form 11xxxxxx.
@@ -359,6 +364,22 @@ mod tests {
             (page.encoding, page.source, page.text.as_str()),
             (WINDOWS_1252, CharsetSource::HttpHeader, "<p>café crème")
         );
+    }
+
+    #[test]
+    fn a_page_cut_inside_its_last_character_is_still_utf8() {
+        // A crawler's truncated record ends wherever its byte limit fell, here in a Han
+        // character: the rest of the page is UTF-8, not another encoding.
+        let cut = &ZH.as_bytes()[..ZH.find("奥秘").unwrap() + 2];
+        let page = decode(cut, None, "https://news.example.cn/a.html");
+        assert_eq!((page.encoding, page.source), (UTF_8, CharsetSource::ValidUtf8));
+        assert!(page.text.ends_with("科学的\u{fffd}") && page.had_errors, "{}", page.text);
+        // Under a declaration, the cut character counts neither for nor against it.
+        let page = decode(cut, Some("iso-8859-1"), "");
+        assert_eq!(page.encoding, UTF_8);
+        let ascii = "<meta charset=utf-8><p>An English page that ends in a cut dash \u{2014}";
+        let page = decode(&ascii.as_bytes()[..ascii.len() - 1], None, "https://news.example.com/");
+        assert_eq!((page.encoding, page.source), (UTF_8, CharsetSource::MetaTag));
     }
 
     #[test]
