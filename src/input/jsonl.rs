@@ -187,6 +187,11 @@ pub fn visit(
         // cannot take the memory; the rest of that line is then discarded.
         let limit = max_page_bytes.saturating_mul(2).saturating_add(4096);
         let read = Read::take(&mut reader, limit).read_until(b'\n', &mut line);
+        // Windows tools (PowerShell's Out-File, Notepad) start a UTF-8 file with a byte-order
+        // mark, which JSON does not allow: it is no part of the first record.
+        if number == 1 && line.starts_with(BYTE_ORDER_MARK) {
+            line.drain(..BYTE_ORDER_MARK.len());
+        }
         let event = match read {
             Ok(0) => break,
             Err(e) => {
@@ -232,6 +237,9 @@ pub fn visit(
     }
     Ok(())
 }
+
+/// UTF-8's byte-order mark.
+const BYTE_ORDER_MARK: &[u8] = b"\xef\xbb\xbf";
 
 fn skip_line(reader: &mut impl BufRead) -> std::io::Result<()> {
     loop {
@@ -284,6 +292,16 @@ mod tests {
             matches!(&events[1], InputEvent::Skipped(s) if s.reason == SkipReason::BadRecord && s.origin.ends_with(":3"))
         );
         assert!(matches!(&events[2], InputEvent::Page(p) if p.bytes == b"<p>b"));
+    }
+
+    #[test]
+    fn a_byte_order_mark_is_no_part_of_the_first_record() {
+        let lines = "\u{feff}{\"url\": \"https://a.example/\", \"html\": \"<p>a\"}\r\n\u{feff}{\"url\": \"https://b.example/\"}\n";
+        let events = events(lines, &ReadOptions::new(1000));
+        assert!(matches!(&events[0], InputEvent::Page(p) if p.url == "https://a.example/" && p.bytes == b"<p>a"));
+        // Only a file starts with one: inside, it is a bad line as any other stray character.
+        assert_eq!(skip_reason(&events[1]), Some(SkipReason::BadRecord));
+        assert_eq!(events.len(), 2);
     }
 
     #[test]
