@@ -810,7 +810,7 @@ fn paper_cuts_get_clear_answers() {
 /// Issue 21, F14: the folder a build prints (`DIR/builds/<id>`), or `DIR/current`, given as
 /// --dir is read as that build by every reader, and refused by `build` (which would write a
 /// build inside the published one). `DIR/builds`, which holds the builds, is read as `DIR`
-/// (issue 21).
+/// (issue 21), and `build` refuses it saying what it is and which --dir to give.
 #[test]
 fn a_build_given_as_dir_is_read_and_never_built_into() {
     let input = tempfile::tempdir().unwrap();
@@ -864,7 +864,11 @@ fn a_build_given_as_dir_is_read_and_never_built_into() {
         .arg(out.path().join("builds"))
         .assert()
         .code(2)
-        .stderr(predicate::str::contains(&hint));
+        .stderr(
+            predicate::str::contains("builds holds the builds of a build folder")
+                .and(predicate::str::contains("is a build,").not())
+                .and(predicate::str::contains(&hint)),
+        );
     assert!(!published.join("builds").exists() && !published.join("current").exists());
     assert!(!out.path().join("builds/builds").exists());
     assert_eq!(std::fs::canonicalize(&current).unwrap(), published);

@@ -38,6 +38,8 @@ pub enum IndexError {
     NoBuild { dir: String },
     #[error("{dir} is a build, not a build folder (a build folder holds current and builds/): {hint}")]
     InsideBuild { dir: String, hint: String },
+    #[error("{dir} holds the builds of a build folder, it is no build folder itself: {hint}")]
+    BuildsOfFolder { dir: String, hint: String },
     #[error("index {path} has another schema than index-schema/{name}.json: rebuild it without --append")]
     SchemaChanged { path: String, name: String },
 }

@@ -67,19 +67,20 @@ fn is_build(dir: &Path) -> bool {
 /// folder of a build folder: a build written there would sit inside the published build (or
 /// beside it, under a second `current`) and no reader would find it.
 pub fn check_build_folder(dir: &Path) -> Result<(), IndexError> {
-    let holder = if is_build(dir) {
-        holding_folder(dir)
-    } else if dir.file_name().is_some_and(|name| name == BUILDS) && dir.join("..").join(CURRENT_LINK).exists() {
-        Some(dir.parent().map_or_else(|| PathBuf::from(".."), Path::to_path_buf))
-    } else {
-        return Ok(());
-    };
-    let hint = match holder {
+    let hint = |holder: Option<PathBuf>| match holder {
         Some(folder) if folder.as_os_str().is_empty() => "use --dir .".to_string(),
         Some(folder) => format!("use --dir {}", folder.display()),
         None => "give --dir the build folder it was published in, or a new folder".to_string(),
     };
-    Err(IndexError::InsideBuild { dir: dir.display().to_string(), hint })
+    let shown = dir.display().to_string();
+    if is_build(dir) {
+        return Err(IndexError::InsideBuild { dir: shown, hint: hint(holding_folder(dir)) });
+    }
+    if dir.file_name().is_some_and(|name| name == BUILDS) && dir.join("..").join(CURRENT_LINK).exists() {
+        let holder = dir.parent().map_or_else(|| PathBuf::from(".."), Path::to_path_buf);
+        return Err(IndexError::BuildsOfFolder { dir: shown, hint: hint(Some(holder)) });
+    }
+    Ok(())
 }
 
 /// The build folder that holds the build `dir`: the parent of `DIR/current`, or `DIR` of
