@@ -217,3 +217,70 @@ fn merge_needs_two_shards_and_names_a_missing_build() {
     let stderr = String::from_utf8(output.stderr).unwrap();
     assert!(stderr.contains("no build in") && stderr.contains("nothing"), "{stderr}");
 }
+
+/// Issue 21: a shard given as the build a build prints (`DIR/current`, `DIR/builds/<id>`) or
+/// as `DIR/builds` is refused before anything is staged, and a refused merge leaves no
+/// staging folder in any shard (before, the shards staged ahead of the refused one kept their
+/// `.tmp-` folders).
+#[test]
+fn a_refused_merge_stages_nothing_and_names_the_build_folder_to_give() {
+    let root = tempfile::tempdir().unwrap();
+    let config = root.path().join("shard.toml");
+    std::fs::write(&config, CONFIG).unwrap();
+    let article = "<html><head><title>Harbour ferries</title></head><body><article><h1>Harbour ferries</h1>\
+        <p>The harbour ferries leave the north pier every twenty minutes from dawn until late evening, \
+        and the crossing to the island takes a little under a quarter of an hour in calm weather.</p>\
+        <p>Tickets are sold at the pier kiosk and on board; a day pass covers every crossing and the \
+        bus that meets the ferry on the island side.</p></article></body></html>";
+    let mut shards = Vec::new();
+    for name in ["a", "b", "c"] {
+        let input = root.path().join(format!("input-{name}"));
+        std::fs::create_dir_all(&input).unwrap();
+        std::fs::write(input.join(format!("ferries-{name}.html")), article).unwrap();
+        let shard = root.path().join(name.to_uppercase());
+        build(&input, &shard, &config);
+        shards.push(shard);
+    }
+    let listing = |shard: &Path| -> Vec<String> {
+        let mut names: Vec<String> = std::fs::read_dir(shard.join("builds"))
+            .unwrap()
+            .map(|e| e.unwrap().file_name().to_string_lossy().to_string())
+            .collect();
+        names.sort();
+        names
+    };
+    let before: Vec<Vec<String>> = shards.iter().map(|s| listing(s)).collect();
+    let published = std::fs::canonicalize(shards[2].join("current")).unwrap();
+    let refused = [
+        (shards[2].join("current"), "is a build, not a build folder"),
+        (published, "is a build, not a build folder"),
+        (shards[2].join("builds"), "holds the builds of a build folder"),
+    ];
+    for (last, message) in refused {
+        let output = indexer()
+            .args(["replicas", "merge", "--dir"])
+            .arg(&shards[0])
+            .arg("--dir")
+            .arg(&shards[1])
+            .arg("--dir")
+            .arg(&last)
+            .output()
+            .unwrap();
+        assert_eq!(output.status.code(), Some(2));
+        let stderr = String::from_utf8(output.stderr).unwrap();
+        assert!(stderr.contains(message), "{stderr}");
+        assert!(stderr.contains(&format!("use --dir {}", shards[2].display())), "{stderr}");
+        let after: Vec<Vec<String>> = shards.iter().map(|s| listing(s)).collect();
+        assert_eq!(after, before, "{last:?}");
+    }
+    let apply = root.path().join("removals.tsv");
+    std::fs::write(&apply, "https://nowhere/\thttps://nowhere/a\turl\tA\n").unwrap();
+    let output = indexer()
+        .args(["replicas", "apply", "--list"])
+        .arg(&apply)
+        .arg("--dir")
+        .arg(shards[1].join("current"))
+        .output();
+    let stderr = String::from_utf8(output.unwrap().stderr).unwrap();
+    assert!(stderr.contains("is a build, not a build folder"), "{stderr}");
+}

@@ -18,7 +18,7 @@ use std::path::Path;
 use serde::Serialize;
 
 use super::{DOCVIEW_FILE, GlobalReplica, GlobalReplicaKind, MergeError, io_error, stage_without};
-use crate::index::{current_build, publish_build};
+use crate::index::{check_build_folder, current_build, publish_build};
 
 /// What applying a list did to a shard.
 #[derive(Debug, Clone, PartialEq, Eq, Serialize)]
@@ -99,6 +99,7 @@ fn record_urls(build: &Path) -> Result<HashSet<String>, MergeError> {
 
 /// Removes the pages listed in `list` from the shard build folder `dir`.
 pub fn apply_removals(dir: &Path, list: &Path) -> Result<ApplyReport, MergeError> {
+    check_build_folder(dir)?;
     let build = current_build(dir)?;
     let shard = dir.display().to_string();
     let removals = read_list(list, &shard)?;

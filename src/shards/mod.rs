@@ -41,8 +41,9 @@ use tantivy::{Index, IndexWriter, Term};
 
 use crate::config::{Config, ConfigError};
 use crate::index::{
-    BuildOutput, IndexError, IndexKind, IndexSchema, TokenTotals, count_token_totals, current_build,
-    describe_term_analysis, publish_build, read_term_analysis, register_tokenizers, start_build, write_token_totals,
+    BuildOutput, IndexError, IndexKind, IndexSchema, TokenTotals, abandon_build, check_build_folder,
+    count_token_totals, current_build, describe_term_analysis, publish_build, read_term_analysis, register_tokenizers,
+    start_build, write_token_totals,
 };
 use crate::replicas::{Fingerprint, exact_fingerprint};
 use crate::tagtree::BlockType;
@@ -219,6 +220,11 @@ fn io_error(path: &Path) -> impl FnOnce(std::io::Error) -> MergeError + '_ {
 /// Finds the replicas across the shard build folders `dirs` (first shard first) and, unless
 /// `dry_run`, removes them from their shards and publishes the changed shards.
 pub fn merge_replicas(dirs: &[PathBuf], dry_run: bool) -> Result<MergeReport, MergeError> {
+    // Every shard is a build folder a new build can be published in, checked before any is
+    // staged: `DIR/current` would be read as its build and then refused at staging.
+    for dir in dirs {
+        check_build_folder(dir)?;
+    }
     let mut builds = Vec::new();
     for dir in dirs {
         let build = current_build(dir)?;
@@ -291,11 +297,24 @@ pub fn merge_replicas(dirs: &[PathBuf], dry_run: bool) -> Result<MergeReport, Me
     let mut staged = Vec::new();
     for (index, ((dir, build), removed)) in builds.iter().zip(&removed_per_shard).enumerate() {
         if !removed.is_empty() && !dry_run {
-            staged.push((index, stage_without(dir, build, removed)?));
+            match stage_without(dir, build, removed) {
+                Ok(output) => staged.push((index, output)),
+                Err(e) => {
+                    staged.into_iter().for_each(|(_, output)| abandon_build(output));
+                    return Err(e);
+                }
+            }
         }
     }
-    for (index, output) in staged {
-        let published = publish_build(output)?;
+    let mut staged = staged.into_iter();
+    while let Some((index, output)) = staged.next() {
+        let published = match publish_build(output) {
+            Ok(published) => published,
+            Err(e) => {
+                staged.for_each(|(_, output)| abandon_build(output));
+                return Err(e.into());
+            }
+        };
         if let Some(outcome) = report.shards.get_mut(index) {
             outcome.published = Some(published.display().to_string());
         }
@@ -304,9 +323,20 @@ pub fn merge_replicas(dirs: &[PathBuf], dry_run: bool) -> Result<MergeReport, Me
     Ok(report)
 }
 
-/// Stages a new build of the shard in `dir` without the `removed` pages.
+/// Stages a new build of the shard in `dir` without the `removed` pages; a failure leaves no
+/// staging folder behind.
 fn stage_without(dir: &Path, build: &Path, removed: &[GlobalReplica]) -> Result<BuildOutput, MergeError> {
     let output = start_build(dir)?;
+    match write_without(build, &output, removed) {
+        Ok(()) => Ok(output),
+        Err(e) => {
+            abandon_build(output);
+            Err(e)
+        }
+    }
+}
+
+fn write_without(build: &Path, output: &BuildOutput, removed: &[GlobalReplica]) -> Result<(), MergeError> {
     link_tree(build, &output.staging)?;
     let urls: std::collections::HashSet<&str> = removed.iter().map(|r| r.removed.as_str()).collect();
 
@@ -343,7 +373,7 @@ fn stage_without(dir: &Path, build: &Path, removed: &[GlobalReplica]) -> Result<
         totals.insert(kind.name().to_string(), delete_urls(&output.staging.join(kind.name()), kind, &urls)?);
     }
     write_token_totals(&output.staging, &totals)?;
-    Ok(output)
+    Ok(())
 }
 
 /// Deletes the documents of `urls` from one index, commits, and merges its segments so that
